@@ -1,0 +1,160 @@
+"""`Learnmem`: the facade every door (Python, CLI, MCP, notebooks) goes through.
+
+Each method validates nothing and decides nothing itself: it hands its
+arguments to the area module that owns them (memories, ...), with the store
+and the embedder. Read an area module to learn how a call works.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from learnmem import memories, sql
+from learnmem.embed import DEFAULT_MODEL, Embedder, load_embedder
+from learnmem.memory_index import MemoryIndex
+from learnmem.records import DeleteResult, Info, Memory, MemoryHit, StoreResult
+from learnmem.store import Store, default_path, project_root
+from learnmem.version import VERSION
+
+EMBEDDING_DIM = 384
+
+
+class Learnmem:
+    """One learnmem file. Create it with `learnmem.open()`."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike | None = None,
+        *,
+        read_only: bool = False,
+        embedder: Embedder | None = None,
+    ):
+        self._embedder = embedder
+        self._model_checked = False
+        model_name = embedder.name if embedder is not None else DEFAULT_MODEL
+        dim = embedder.dim if embedder is not None else EMBEDDING_DIM
+        self.store = Store(path, read_only=read_only, embedding_model=model_name, embedding_dim=dim)
+        self._memory_index = MemoryIndex(self.store, dim)
+
+    def __repr__(self) -> str:
+        mode = "read-only" if self.store.read_only else "read-write"
+        return f"<Learnmem {self.store.path} ({mode})>"
+
+    def __enter__(self) -> Learnmem:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    @property
+    def path(self) -> Path:
+        """The DuckDB file."""
+        return self.store.path
+
+    @property
+    def embedder(self) -> Embedder:
+        """The embedding model, loaded on first use (it costs ~0.5 s); it must be the file's model."""
+        if not self._model_checked:
+            embedder = self._embedder if self._embedder is not None else load_embedder()
+            self.store.check_model(embedder.name, embedder.dim)
+            self._embedder, self._model_checked = embedder, True
+        return self._embedder
+
+    def close(self) -> None:
+        """Drop cached state. No connection is held between calls, so this is optional."""
+        self._memory_index = MemoryIndex(self.store, self._memory_index.dim)
+
+    # -- memories ----------------------------------------------------------
+
+    def store_memory(
+        self, content: str, category: str, importance: float = 0.5, tags: Sequence[str] | None = None
+    ) -> StoreResult:
+        """Store one memory (category: one of MEMORY_CATEGORIES; importance in [0, 1]).
+
+        An exact duplicate of a stored text is not stored again: its id comes back with duplicate=True.
+        """
+        item = {"content": content, "category": category, "importance": importance, "tags": tags}
+        return memories.store_memories(self.store, self.embedder, [item])[0]
+
+    def store_memories(self, items: Iterable[Mapping[str, Any]]) -> list[StoreResult]:
+        """Store many memories at once (dicts with content, category, importance?, tags?): batched embedding, chunked commits."""
+        return memories.store_memories(self.store, self.embedder, items)
+
+    def retrieve_memories(
+        self, query: str, limit: int = 10, category: str | None = None, tags: Sequence[str] | None = None
+    ) -> list[MemoryHit]:
+        """The memories most relevant to `query` (hybrid semantic + keyword search), best first."""
+        return memories.retrieve_memories(self._memory_index, self.embedder, query, limit, category, tags)
+
+    def list_memories(
+        self, category: str | None = None, tags: Sequence[str] | None = None, limit: int = 50, offset: int = 0
+    ) -> list[Memory]:
+        """Memories newest first, filtered by category and tags (all must match)."""
+        return memories.list_memories(self.store, category, tags, limit, offset)
+
+    def get_memory(self, id: str) -> Memory:  # noqa: A002 - the MCP tool's parameter name
+        """One memory by id."""
+        return memories.get_memory(self.store, id)
+
+    def delete_memory(self, id: str) -> DeleteResult:  # noqa: A002
+        """Delete one memory by id."""
+        return memories.delete_memory(self.store, id)
+
+    # -- the file ----------------------------------------------------------
+
+    def info(self) -> Info:
+        """Where the file is, how big, which model, how many rows in each table."""
+        with self.store.read() as con:
+            meta = dict(con.execute(sql.query("get_meta")).fetchall())
+            counts = dict(con.execute(sql.query("table_counts")).fetchall())
+        wal = Path(str(self.path) + ".wal")
+        return Info(
+            path=str(self.path),
+            file_bytes=self.path.stat().st_size,
+            wal_bytes=wal.stat().st_size if wal.exists() else 0,
+            schema_version=int(meta.get("schema_version", 0)),
+            library_version=meta.get("library_version", VERSION),
+            embedding_model=meta.get("embedding_model", ""),
+            embedding_dim=int(meta.get("embedding_dim", 0)),
+            counts=counts,
+        )
+
+    def sql(self, query: str, params: Mapping[str, Any] | Sequence[Any] | None = None) -> duckdb.DuckDBPyRelation:
+        """Run a read-only query; the result is a DuckDB relation (`.df()`, `.arrow()`, `.fetchall()`).
+
+        The rows are fetched before the file is released, so the relation stays usable afterwards.
+        """
+        with self.store.read() as con:
+            table = con.execute(query, params).fetch_arrow_table()
+        return duckdb.from_arrow(table)
+
+
+def open(  # noqa: A001 - learnmem.open() reads like the builtin it mirrors
+    path: str | os.PathLike | None = None, *, read_only: bool = False, embedder: Embedder | None = None
+) -> Learnmem:
+    """Open (creating and migrating if needed) a learnmem file.
+
+    path: the DuckDB file; default `$LEARNMEM_DB`, else `<git root>/.learnmem/learnmem.duckdb`.
+    read_only: open without the right to write (other processes may read too).
+    embedder: the embedding model; default all-MiniLM-L6-v2, loaded on first use.
+    """
+    return Learnmem(path, read_only=read_only, embedder=embedder)
+
+
+def init_project(directory: str | os.PathLike = ".") -> Path:
+    """Create `<repo root>/.learnmem/learnmem.duckdb` and ignore `.learnmem/` in `.gitignore`. Returns the file."""
+    root = project_root(Path(directory))
+    path = root / ".learnmem" / "learnmem.duckdb" if not os.environ.get("LEARNMEM_DB") else default_path()
+    Learnmem(path).close()
+    gitignore = root / ".gitignore"
+    lines = gitignore.read_text(encoding="utf-8").splitlines() if gitignore.exists() else []
+    if not any(line.strip().rstrip("/") in (".learnmem", "/.learnmem") for line in lines):
+        prefix = "" if not lines or gitignore.read_text(encoding="utf-8").endswith("\n") else "\n"
+        with gitignore.open("a", encoding="utf-8") as handle:
+            handle.write(f"{prefix}.learnmem/\n")
+    return path

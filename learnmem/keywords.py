@@ -1,0 +1,51 @@
+"""Text -> keyword terms for BM25.
+
+Casefolded Unicode words, English stop words dropped, Snowball-stemmed.
+Identifiers are indexed whole and by their parts (`load_config` ->
+`load_config`, `load`, `config`; `parseHTTPRequest` -> its words), so that an
+agent asking about "config loading" finds the memory that names the function.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+import snowballstemmer
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+_CAMEL_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_STOP_WORDS = frozenset(
+    """a an and are as at be been but by can could did do does for from had has have he her his how i if in into is it
+    its me my no not of on or our she so than that the their them then there these they this those to too was we were
+    what when where which who whom why will with would you your""".split()
+)
+_stemmer = snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=200_000)
+def _stem(word: str) -> str:
+    return _stemmer.stemWord(word)
+
+
+def _parts(token: str) -> list[str]:
+    """The sub-words of an identifier (snake_case, camelCase, digits); [] for a plain word."""
+    if not token.isascii():
+        return [p for p in token.split("_") if p] if token.count("_") else []
+    pieces = [p for chunk in token.split("_") for p in _CAMEL_PART.findall(chunk) or [chunk]]
+    pieces = [p for p in pieces if p]
+    return pieces if len(pieces) > 1 else []
+
+
+def terms(text: str) -> list[str]:
+    """The BM25 terms of a text, in order, repeats kept (they are term frequencies)."""
+    text = unicodedata.normalize("NFKC", text)
+    found: list[str] = []
+    for token in _WORD.findall(text):
+        for word in (token, *_parts(token)):
+            word = word.casefold()
+            if word in _STOP_WORDS or word == "_":
+                continue
+            found.append(_stem(word))
+    return found

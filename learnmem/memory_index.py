@@ -1,0 +1,95 @@
+"""A process-local snapshot of the memories for fast retrieval.
+
+Loading every vector once and keeping it makes a warm query a matrix-vector
+product instead of a file open (~10 ms) plus a scan. The snapshot is refreshed
+when the file's size/mtime signature changes: new rows (higher `seq`) are
+appended; anything else (a delete) reloads it whole.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from learnmem import sql
+from learnmem.records import Memory
+from learnmem.search import Bm25
+from learnmem.store import Store
+
+
+def iso(moment: datetime) -> str:
+    """A stored (naive UTC) timestamp as ISO 8601 with `Z`."""
+    return moment.isoformat(timespec="seconds") + "Z"
+
+
+class MemorySnapshot:
+    """The memories at one moment: arrays for ranking, columns for building results."""
+
+    def __init__(self, table: pa.Table, dim: int):
+        self.table = table
+        self.size = table.num_rows
+        embedding = table.column("embedding").combine_chunks()
+        self.vectors = np.asarray(pc.list_flatten(embedding).to_numpy(), dtype=np.float32).reshape(self.size, dim)
+        self.bm25 = Bm25(table.column("terms"))
+        self.seq = table.column("seq").to_numpy()
+        self.importance = table.column("importance").to_numpy()
+        self.categories = np.asarray(table.column("category").to_pylist(), dtype=object)
+        self.max_seq = int(self.seq.max()) if self.size else 0
+
+    def extended(self, new_rows: pa.Table, dim: int) -> MemorySnapshot:
+        """A snapshot with `new_rows` appended."""
+        return MemorySnapshot(pa.concat_tables([self.table, new_rows]).combine_chunks(), dim)
+
+    def eligible(self, category: str | None, tags: tuple[str, ...]) -> np.ndarray:
+        """Rows of this category (if given) carrying every tag in `tags`."""
+        mask = np.ones(self.size, dtype=bool)
+        if category is not None:
+            mask &= self.categories == category
+        if tags:
+            tag_lists = self.table.column("tags").combine_chunks()
+            flat = pc.list_flatten(tag_lists).to_numpy(zero_copy_only=False)
+            owners = pc.list_parent_indices(tag_lists).to_numpy()
+            for tag in tags:
+                mask &= np.bincount(owners[flat == tag], minlength=self.size) > 0
+        return mask
+
+    def memory(self, row: int) -> Memory:
+        """The Memory at a row."""
+        values = {name: self.table.column(name)[row].as_py() for name in ("id", "content", "category", "importance", "tags", "created_at")}
+        return Memory(**values | {"tags": tuple(values["tags"]), "created_at": iso(values["created_at"])})
+
+
+class MemoryIndex:
+    """Keeps a MemorySnapshot current for one store."""
+
+    def __init__(self, store: Store, dim: int):
+        self.store = store
+        self.dim = dim
+        self._snapshot: MemorySnapshot | None = None
+        self._signature: tuple | None = None
+
+    def snapshot(self) -> MemorySnapshot:
+        """The current snapshot; opens the file only when it changed since the last call."""
+        signature = self.store.signature()
+        if self._snapshot is not None and signature == self._signature:
+            return self._snapshot
+        with self.store.read() as con:
+            rows, max_seq = con.execute(sql.query("memory_stats")).fetchone()
+            current = self._snapshot
+            if current is not None and max_seq >= current.max_seq:
+                new_rows = self._load(con, after_seq=current.max_seq)
+                if current.size + new_rows.num_rows == rows:
+                    self._snapshot = current.extended(new_rows, self.dim) if new_rows.num_rows else current
+                    self._signature = signature
+                    return self._snapshot
+            table = self._load(con, after_seq=0)
+        self._snapshot = MemorySnapshot(table, self.dim)
+        self._signature = signature
+        return self._snapshot
+
+    @staticmethod
+    def _load(con, after_seq: int) -> pa.Table:
+        return con.execute(sql.query("load_memories"), {"after_seq": after_seq}).fetch_arrow_table().combine_chunks()

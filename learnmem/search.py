@@ -1,0 +1,104 @@
+"""Hybrid retrieval over an in-memory snapshot: exact vectors + BM25, fused.
+
+Vector search is exact (a matrix-vector product over every row): at the sizes
+an agent's memory reaches it is a few milliseconds, it filters before ranking,
+and it never goes stale. BM25 runs over postings built with numpy from the
+stored term lists. The two rankings are fused with reciprocal rank fusion;
+ties break by importance, then recency (see README "Retrieval").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+BM25_K1 = 1.2
+BM25_B = 0.75
+RRF_K = 60
+# Each ranking contributes this many candidates (or `limit`, if larger) to the fusion.
+CANDIDATES = 50
+
+
+class Bm25:
+    """Okapi BM25 over postings in compressed sparse form (term -> docs, term frequencies)."""
+
+    def __init__(self, term_lists: pa.ListArray | pa.ChunkedArray):
+        if isinstance(term_lists, pa.ChunkedArray):
+            term_lists = term_lists.combine_chunks() if term_lists.num_chunks else pa.array([], pa.list_(pa.string()))
+        docs = len(term_lists)
+        flat = pc.list_flatten(term_lists)
+        owners = pc.list_parent_indices(term_lists).to_numpy().astype(np.int64)
+        encoded = flat.dictionary_encode()
+        self.vocabulary = {term: i for i, term in enumerate(encoded.dictionary.to_pylist())}
+        term_ids = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        # One key per (term, doc) pair; np.unique sorts by term, then doc, and counts repeats (tf).
+        keys, frequencies = np.unique(term_ids * max(docs, 1) + owners, return_counts=True)
+        self.post_docs = (keys % max(docs, 1)).astype(np.int64)
+        self.post_tf = frequencies.astype(np.float32)
+        self.offsets = np.searchsorted(keys // max(docs, 1), np.arange(len(self.vocabulary) + 1))
+        lengths = np.bincount(owners, minlength=docs).astype(np.float32)
+        self.docs = docs
+        average = float(lengths.mean()) if docs and lengths.sum() else 1.0
+        self.length_norm = BM25_K1 * (1 - BM25_B + BM25_B * lengths / average)
+
+    def scores(self, query_terms: Sequence[str]) -> np.ndarray:
+        """BM25 score of every document for the query (0 where no term matches)."""
+        scores = np.zeros(self.docs, dtype=np.float32)
+        for term in set(query_terms):
+            term_id = self.vocabulary.get(term)
+            if term_id is None:
+                continue
+            start, end = self.offsets[term_id], self.offsets[term_id + 1]
+            docs, tf = self.post_docs[start:end], self.post_tf[start:end]
+            df = end - start
+            idf = np.log1p((self.docs - df + 0.5) / (df + 0.5))
+            scores[docs] += idf * tf * (BM25_K1 + 1) / (tf + self.length_norm[docs])
+        return scores
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """Rows of the snapshot in fused order, with their fused scores."""
+
+    rows: np.ndarray
+    scores: np.ndarray
+
+
+def _top(values: np.ndarray, eligible: np.ndarray, count: int) -> np.ndarray:
+    """Indices of the `count` largest eligible values, best first."""
+    candidates = np.flatnonzero(eligible)
+    if len(candidates) > count:
+        candidates = candidates[np.argpartition(-values[candidates], count - 1)[:count]]
+    return candidates[np.argsort(-values[candidates], kind="stable")]
+
+
+def hybrid_rank(
+    vectors: np.ndarray,
+    bm25: Bm25,
+    query_vector: np.ndarray,
+    query_terms: Sequence[str],
+    eligible: np.ndarray,
+    limit: int,
+    importance: np.ndarray,
+    recency: np.ndarray,
+) -> Ranked:
+    """Fuse the vector ranking and the BM25 ranking of the eligible rows (reciprocal rank fusion).
+
+    `recency` is any number that grows with time (e.g. insertion order); it and
+    `importance` only break ties of the fused score.
+    """
+    depth = max(CANDIDATES, limit)
+    fused = np.zeros(len(vectors), dtype=np.float64)
+    similarity = vectors @ query_vector
+    for rank, row in enumerate(_top(similarity, eligible, depth)):
+        fused[row] += 1.0 / (RRF_K + rank + 1)
+    keyword = bm25.scores(query_terms)
+    for rank, row in enumerate(_top(keyword, eligible & (keyword > 0), depth)):
+        fused[row] += 1.0 / (RRF_K + rank + 1)
+    chosen = np.flatnonzero(fused > 0)
+    order = np.lexsort((-recency[chosen], -importance[chosen], -fused[chosen]))[:limit]
+    return Ranked(rows=chosen[order], scores=fused[chosen[order]])

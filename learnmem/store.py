@@ -1,0 +1,235 @@
+"""The learnmem file: where it lives, opening it, migrations and locking.
+
+This is the only module that opens DuckDB connections. No process holds a
+connection between operations (DuckDB allows one read-write process or many
+read-only ones, never both), so every operation opens, works, commits and
+closes. Writers serialise on `<file>.lock`; everyone retries DuckDB's own lock
+error with capped backoff, because the DuckDB CLI and notebooks do not take
+our lock.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import random
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+
+import duckdb
+from filelock import FileLock, Timeout
+
+from learnmem import sql
+from learnmem.errors import LearnmemError, ModelMismatchError, NotFoundError, StoreBusyError
+from learnmem.version import VERSION
+
+LOCK_DEADLINE_S = 10.0
+_BACKOFF_START_S = 0.005
+_BACKOFF_CAP_S = 0.2
+_DUCKDB_LOCK_ERROR = "Could not set lock"
+# Never reach for the network at run time; extensions come from their wheels.
+_CONFIG = {"autoinstall_known_extensions": False}
+
+# DuckDB refuses a second connection to the same file with another
+# configuration (read-only vs read-write) inside one process, so all of a
+# process's connections to one file take turns.
+_process_locks: dict[Path, threading.RLock] = {}
+_process_locks_guard = threading.Lock()
+
+
+def project_root(start: Path) -> Path:
+    """The git top level containing `start`, else `start` itself."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return folder
+    return start
+
+
+def default_path() -> Path:
+    """`$LEARNMEM_DB`, else `<repo root>/.learnmem/learnmem.duckdb`."""
+    override = os.environ.get("LEARNMEM_DB")
+    if override:
+        return Path(override).expanduser().absolute()
+    return project_root(Path.cwd()) / ".learnmem" / "learnmem.duckdb"
+
+
+def utc_now() -> datetime:
+    """Now in UTC as a naive datetime, the form every TIMESTAMP column holds."""
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+def extension_path(name: str) -> Path:
+    """The binary of a DuckDB extension shipped in its PyPI wheel (`duckdb-extension-<name>`)."""
+    package = f"duckdb_extension_{name}"
+    spec = importlib.util.find_spec(package)
+    binary = None
+    if spec and spec.origin:
+        binary = Path(spec.origin).parent / "extensions" / f"v{duckdb.__version__}" / f"{name}.duckdb_extension"
+    if binary is None or not binary.is_file():
+        raise LearnmemError(
+            f"DuckDB extension {name!r} is not installed for duckdb {duckdb.__version__}: "
+            f"pip install duckdb-extension-{name}=={duckdb.__version__}"
+        )
+    return binary
+
+
+def load_extension(con: duckdb.DuckDBPyConnection, name: str) -> None:
+    """LOAD an extension from its wheel's binary (signed; no network)."""
+    quoted = "'" + str(extension_path(name)).replace("'", "''") + "'"
+    con.execute(sql.query("load_extension").format(path=quoted))
+
+
+class Store:
+    """One learnmem file: opens connections per operation, migrates, records meta."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike | None = None,
+        *,
+        read_only: bool = False,
+        embedding_model: str,
+        embedding_dim: int,
+    ):
+        self.path = Path(path).expanduser().absolute() if path is not None else default_path()
+        self.read_only = read_only
+        with _process_locks_guard:
+            self._process_lock = _process_locks.setdefault(self.path, threading.RLock())
+        self._file_lock = FileLock(str(self.path) + ".lock", timeout=LOCK_DEADLINE_S)
+        if read_only:
+            if not self.path.is_file():
+                raise NotFoundError(f"path: no learnmem file at {self.path} (open it read-write once to create it)")
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._prepare(embedding_model, embedding_dim)
+        self.meta = self._read_meta()
+
+    # -- connections -------------------------------------------------------
+
+    def _connect(self, read_only: bool) -> duckdb.DuckDBPyConnection:
+        """duckdb.connect, retrying DuckDB's lock error with capped, jittered backoff."""
+        deadline = time.monotonic() + LOCK_DEADLINE_S
+        delay = _BACKOFF_START_S
+        while True:
+            try:
+                return duckdb.connect(str(self.path), read_only=read_only, config=_CONFIG)
+            except duckdb.IOException as error:
+                if _DUCKDB_LOCK_ERROR not in str(error):
+                    raise
+                if time.monotonic() >= deadline:
+                    raise StoreBusyError(
+                        f"{self.path} stayed locked by another process for {LOCK_DEADLINE_S:.0f} s "
+                        f"(a notebook or DuckDB CLI holding it open?): {error}"
+                    ) from error
+                time.sleep(delay * random.uniform(0.5, 1.0))
+                delay = min(delay * 2, _BACKOFF_CAP_S)
+
+    @contextmanager
+    def read(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A read-only connection for one operation; other readers may hold the file too."""
+        with self._process_lock:
+            con = self._connect(read_only=True)
+            try:
+                yield con
+            finally:
+                con.close()
+
+    @contextmanager
+    def write(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A read-write connection inside one transaction: committed on success, rolled back on error."""
+        if self.read_only:
+            raise LearnmemError(f"{self.path} was opened read-only: open it with read_only=False to change it")
+        with self._process_lock, self._writer_lock():
+            con = self._connect(read_only=False)
+            try:
+                # A WAL left by a crashed writer is replayed at open; fold it into the file now.
+                con.execute(sql.query("checkpoint"))
+                con.begin()
+                try:
+                    yield con
+                    con.commit()
+                except BaseException:
+                    con.rollback()
+                    raise
+            finally:
+                con.close()
+
+    @contextmanager
+    def _writer_lock(self) -> Iterator[None]:
+        try:
+            with self._file_lock:
+                yield
+        except Timeout as error:
+            raise StoreBusyError(
+                f"another learnmem writer held {self._file_lock.lock_file} for {LOCK_DEADLINE_S:.0f} s"
+            ) from error
+
+    def signature(self) -> tuple:
+        """Size, mtime and inode of the file and its WAL: changes whenever a commit lands."""
+        parts = []
+        for candidate in (self.path, Path(str(self.path) + ".wal")):
+            try:
+                stat = candidate.stat()
+                parts.append((stat.st_size, stat.st_mtime_ns, stat.st_ino))
+            except FileNotFoundError:
+                parts.append(None)
+        return tuple(parts)
+
+    # -- schema ------------------------------------------------------------
+
+    def _prepare(self, embedding_model: str, embedding_dim: int) -> None:
+        """Apply pending migrations (one transaction each), refresh views, record meta."""
+        with self._process_lock, self._writer_lock():
+            con = self._connect(read_only=False)
+            try:
+                con.execute(sql.query("checkpoint"))
+                con.execute(sql.query("create_ledger"))
+                applied = {version for (version,) in con.execute(sql.query("applied_migrations")).fetchall()}
+                pending = [m for m in sql.migrations() if m[0] not in applied]
+                for version, name, text in pending:
+                    _apply_migration(con, version, name, text)
+                meta = dict(con.execute(sql.query("get_meta")).fetchall())
+                if pending or meta.get("library_version") != VERSION:
+                    con.begin()
+                    con.execute((sql.sql_dir() / "views.sql").read_text(encoding="utf-8"))
+                    settings = {
+                        "schema_version": str(max(version for version, _, _ in sql.migrations())),
+                        "library_version": VERSION,
+                    }
+                    if "embedding_model" not in meta:
+                        settings |= {"embedding_model": embedding_model, "embedding_dim": str(embedding_dim)}
+                    for key, value in settings.items():
+                        con.execute(sql.query("set_meta"), {"key": key, "value": value})
+                    con.commit()
+            finally:
+                con.close()
+
+    def _read_meta(self) -> dict[str, str]:
+        with self.read() as con:
+            return dict(con.execute(sql.query("get_meta")).fetchall())
+
+    def check_model(self, embedding_model: str, embedding_dim: int) -> None:
+        """Refuse to mix vectors of two models in one file."""
+        stored = self.meta.get("embedding_model")
+        if stored is not None and (stored, self.meta.get("embedding_dim")) != (embedding_model, str(embedding_dim)):
+            raise ModelMismatchError(
+                f"embedding model: {self.path} was embedded with {stored!r} "
+                f"({self.meta.get('embedding_dim')}-d), but {embedding_model!r} ({embedding_dim}-d) is configured; "
+                f"open it with the model {stored!r}, or run `learnmem reembed` to re-embed it"
+            )
+
+
+def _apply_migration(con: duckdb.DuckDBPyConnection, version: int, name: str, text: str) -> None:
+    """One migration, one transaction: it and its ledger row land together or not at all."""
+    con.begin()
+    try:
+        con.execute(text)
+        con.execute(sql.query("record_migration"), {"version": version, "name": name, "applied_at": utc_now()})
+        con.commit()
+    except Exception as error:
+        con.rollback()
+        raise LearnmemError(f"migration {version:03d}_{name} failed and was rolled back: {error}") from error

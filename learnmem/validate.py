@@ -1,0 +1,78 @@
+"""Argument checks shared by every area.
+
+Each check returns the cleaned value or raises ValidationError with a message
+that names the field, shows the bad value and says what is allowed.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from learnmem.errors import ValidationError
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def clean_text(value: str) -> str:
+    """Replace what cannot be stored as UTF-8 (lone surrogates, NUL) with U+FFFD."""
+    return _SURROGATES.sub("\ufffd", value).replace("\x00", "\ufffd")
+
+
+def text(field: str, value: Any, *, max_chars: int, allow_empty: bool = False) -> str:
+    """A string of at most `max_chars` characters, non-blank unless `allow_empty`."""
+    if not isinstance(value, str):
+        raise ValidationError(f"{field}: expected a string, got {type(value).__name__} {_show(value)}")
+    value = clean_text(value).strip()
+    if not value and not allow_empty:
+        raise ValidationError(f"{field}: must not be empty")
+    if len(value) > max_chars:
+        raise ValidationError(f"{field}: {len(value)} characters is over the limit of {max_chars}")
+    return value
+
+
+def choice(field: str, value: Any, options: Sequence[str]) -> str:
+    """One of `options`, exactly."""
+    if value not in options:
+        raise ValidationError(f"{field}: {_show(value)} is not one of: {', '.join(options)}")
+    return value
+
+
+def number(field: str, value: Any, *, low: float, high: float) -> float:
+    """A finite real number in [low, high]."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValidationError(f"{field}: expected a number between {low:g} and {high:g}, got {_show(value)}")
+    if not low <= value <= high:
+        raise ValidationError(f"{field}: {value!r} is outside the range [{low:g}, {high:g}]")
+    return float(value)
+
+
+def integer(field: str, value: Any, *, low: int, high: int | None = None) -> int:
+    """An int in [low, high] (no upper bound when high is None)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValidationError(f"{field}: expected an integer, got {_show(value)}")
+    if value < low or (high is not None and value > high):
+        allowed = f"[{low}, {high}]" if high is not None else f">= {low}"
+        raise ValidationError(f"{field}: {value} is outside the range {allowed}")
+    return value
+
+
+def tags(field: str, value: Any, *, max_tags: int = 20, max_chars: int = 100) -> tuple[str, ...]:
+    """A list of non-empty strings; stripped, duplicates dropped, order kept. None -> ()."""
+    if value is None:
+        return ()
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise ValidationError(f"{field}: expected a list of strings, got {type(value).__name__} {_show(value)}")
+    cleaned: dict[str, None] = {}
+    for position, tag in enumerate(value):
+        cleaned[text(f"{field}[{position}]", tag, max_chars=max_chars)] = None
+    if len(cleaned) > max_tags:
+        raise ValidationError(f"{field}: {len(cleaned)} tags is over the limit of {max_tags}")
+    return tuple(cleaned)

@@ -1,0 +1,24 @@
+-- The memory tables. Never edit this file once released: add 002_... instead.
+
+CREATE TABLE meta (
+    key   VARCHAR PRIMARY KEY,
+    value VARCHAR NOT NULL
+);
+
+CREATE SEQUENCE memory_seq;
+
+CREATE TABLE memories (
+    id           VARCHAR PRIMARY KEY,
+    -- Monotonic insertion order: lets a long-lived process load only new rows.
+    seq          BIGINT NOT NULL DEFAULT nextval('memory_seq'),
+    content      VARCHAR NOT NULL,
+    -- sha256 of the whitespace-normalised content: exact duplicates are refused.
+    content_hash VARCHAR NOT NULL UNIQUE,
+    category     VARCHAR NOT NULL,
+    importance   DOUBLE NOT NULL CHECK (importance >= 0 AND importance <= 1),
+    tags         VARCHAR[] NOT NULL,
+    -- The keyword index: stemmed tokens of the content, for BM25.
+    terms        VARCHAR[] NOT NULL,
+    created_at   TIMESTAMP NOT NULL,
+    embedding    FLOAT[384] NOT NULL
+);

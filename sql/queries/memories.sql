@@ -1,0 +1,36 @@
+-- name: memory_ids_by_hash
+SELECT content_hash, id, created_at
+FROM memories
+WHERE content_hash IN (SELECT unnest($hashes::VARCHAR[]));
+
+-- name: insert_memories
+-- new_memories is an Arrow table the caller registers on the connection.
+INSERT INTO memories (id, content, content_hash, category, importance, tags, terms, created_at, embedding)
+SELECT id, content, content_hash, category, importance, tags, terms, created_at, embedding
+FROM new_memories;
+
+-- name: get_memory
+SELECT id, content, category, importance, tags, created_at
+FROM memories
+WHERE id = $id;
+
+-- name: list_memories
+SELECT id, content, category, importance, tags, created_at
+FROM memories
+WHERE ($category::VARCHAR IS NULL OR category = $category)
+  AND list_has_all(tags, $tags::VARCHAR[])
+ORDER BY created_at DESC, seq DESC
+LIMIT $limit OFFSET $offset;
+
+-- name: delete_memory
+DELETE FROM memories WHERE id = $id RETURNING id;
+
+-- name: memory_stats
+SELECT count(*) AS rows, coalesce(max(seq), 0) AS max_seq FROM memories;
+
+-- name: load_memories
+-- Everything retrieval needs, for rows inserted after $after_seq.
+SELECT id, seq, content, content_hash, category, importance, tags, terms, created_at, embedding
+FROM memories
+WHERE seq > $after_seq
+ORDER BY seq;

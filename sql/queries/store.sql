@@ -1,0 +1,29 @@
+-- name: create_ledger
+CREATE TABLE IF NOT EXISTS schema_migrations (
+    version    INTEGER PRIMARY KEY,
+    name       VARCHAR NOT NULL,
+    applied_at TIMESTAMP NOT NULL
+);
+
+-- name: applied_migrations
+SELECT version FROM schema_migrations ORDER BY version;
+
+-- name: record_migration
+INSERT INTO schema_migrations (version, name, applied_at)
+VALUES ($version, $name, $applied_at);
+
+-- name: get_meta
+SELECT key, value FROM meta;
+
+-- name: set_meta
+INSERT OR REPLACE INTO meta (key, value) VALUES ($key, $value);
+
+-- name: checkpoint
+CHECKPOINT;
+
+-- name: table_counts
+SELECT 'memories' AS table_name, count(*) AS row_count FROM memories;
+
+-- name: load_extension
+-- LOAD takes no parameters: the caller substitutes a quoted path for {path}.
+LOAD {path};
