@@ -130,7 +130,7 @@ class Learnmem:
         The rows are fetched before the file is released, so the relation stays usable afterwards.
         """
         with self.store.read() as con:
-            table = con.execute(query, params).fetch_arrow_table()
+            table = con.execute(query, params).to_arrow_table()
         return duckdb.from_arrow(table)
 
 

@@ -15,7 +15,7 @@ from functools import lru_cache
 import snowballstemmer
 
 _WORD = re.compile(r"\w+", re.UNICODE)
-_CAMEL_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_CAMEL_PART = re.compile(r"[A-Z]{2,}s(?![a-z])|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _STOP_WORDS = frozenset(
     """a an and are as at be been but by can could did do does for from had has have he her his how i if in into is it
     its me my no not of on or our she so than that the their them then there these they this those to too was we were

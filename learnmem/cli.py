@@ -1,0 +1,345 @@
+"""The `learnmem` command: a thin argparse layer over the library.
+
+Each subcommand is one library call plus formatting: concise text for people,
+`--json` for programs (the dataclasses, via `dataclasses.asdict`).
+
+Startup matters (hooks run this on every prompt), so this module imports only
+the standard library at import time; `learnmem` (DuckDB, the embedder) is
+imported inside the command functions that need it.
+
+Exit status: 0 on success, 2 for a usage or input error (an argparse error or
+a `LearnmemError`), 1 for anything unexpected. Errors are one line on stderr,
+`learnmem: error: <message>`, never a traceback (set LEARNMEM_DEBUG=1 to get
+one for unexpected errors).
+"""
+
+import argparse
+import dataclasses
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+PROG = "learnmem"
+
+# Widest a cell may be in the human `sql` table: long text and vectors are cut.
+_MAX_CELL = 60
+
+
+class UserError(Exception):
+    """A mistake in the user's input found by something other than the library (exit status 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line on stderr, exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        # argparse prints the whole usage block; one line with a pointer to --help reads better in a hook log.
+        self.exit(2, f"{PROG}: error: {message} (see `{self.prog} --help`)\n")
+
+
+# --------------------------------------------------------------------------- output
+
+
+def _emit_json(value: Any) -> None:
+    """Print a value as JSON; values JSON lacks (datetimes, decimals, UUIDs) become strings."""
+    print(json.dumps(value, ensure_ascii=False, indent=2, default=str))
+
+
+def _as_json(result: Any) -> Any:
+    """A library result as JSON data: a dataclass, or a list of them as {"results", "count"}."""
+    if isinstance(result, list):
+        items = [dataclasses.asdict(item) for item in result]
+        return {"results": items, "count": len(items)}
+    return dataclasses.asdict(result)
+
+
+def _one_line(text: str, width: int | None = None) -> str:
+    """Collapse whitespace so a memory fits on one line; cut it to `width` with an ellipsis."""
+    flat = " ".join(str(text).split())
+    if width is not None and len(flat) > width:
+        return flat[: width - 1] + "…"
+    return flat
+
+
+def _format_memory(memory: Any, score: float | None = None) -> str:
+    """One memory as a line: [score] id  category  importance  content  #tags."""
+    parts = []
+    if score is not None:
+        parts.append(f"{score:.3f}")
+    parts += [memory.id, f"{memory.category:<11}", f"{memory.importance:.2f}", _one_line(memory.content)]
+    if memory.tags:
+        parts.append(" ".join(f"#{tag}" for tag in memory.tags))
+    return "  ".join(parts)
+
+
+def _cell(value: Any) -> str:
+    """A SQL value as table text: NULL shown, floats short, long values cut."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return _one_line(str(value), _MAX_CELL)
+
+
+def _format_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """Rows as an aligned text table: header, rule, rows, then a row count."""
+    cells = [[_cell(value) for value in row] for row in rows]
+    widths = [len(name) for name in columns]
+    for row in cells:
+        widths = [max(width, len(text)) for width, text in zip(widths, row, strict=True)]
+    lines = [
+        "  ".join(name.ljust(width) for name, width in zip(columns, widths, strict=True)).rstrip(),
+        "  ".join("-" * width for width in widths),
+    ]
+    # Right-align numbers so digits line up.
+    numeric = [
+        all(isinstance(row[i], int | float) and not isinstance(row[i], bool) for row in rows if row[i] is not None)
+        for i in range(len(columns))
+    ]
+    for row in cells:
+        lines.append(
+            "  ".join(
+                text.rjust(width) if is_num else text.ljust(width)
+                for text, width, is_num in zip(row, widths, numeric, strict=True)
+            ).rstrip()
+        )
+    lines.append(f"({len(rows)} row{'' if len(rows) == 1 else 's'})")
+    return "\n".join(lines)
+
+
+def _human_bytes(size: int) -> str:
+    """1536 -> '1.5 KiB'."""
+    value = float(size)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if value < 1024 or unit == "GiB":
+            return f"{int(value)} B" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    raise AssertionError("unreachable")
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def _open(args: argparse.Namespace, *, read_only: bool = False) -> Any:
+    """Open the library on --db (or its default file). Imported here to keep startup light.
+
+    Commands that only read open read-only: they then run beside a notebook or
+    the DuckDB CLI holding the file, and never create a `.learnmem/` where none was.
+    """
+    import learnmem
+
+    return learnmem.open(args.db, read_only=read_only)
+
+
+def cmd_init(args: argparse.Namespace) -> None:
+    """Create .learnmem/ and the database file in a directory and git-ignore it."""
+    import learnmem
+
+    path = learnmem.init_project(args.dir)
+    if args.json:
+        _emit_json({"path": str(path)})
+    else:
+        print(f"Initialised {path}")
+
+
+def cmd_remember(args: argparse.Namespace) -> None:
+    """Store one memory."""
+    result = _open(args).store_memory(args.text, args.category, importance=args.importance, tags=args.tag)
+    if args.json:
+        _emit_json(_as_json(result))
+    elif result.duplicate:
+        print(f"Already remembered as {result.id}")
+    else:
+        print(f"Remembered {result.id}")
+
+
+def cmd_recall(args: argparse.Namespace) -> None:
+    """Retrieve the memories most relevant to a query."""
+    lm = _open(args, read_only=True)
+    hits = lm.retrieve_memories(args.query, limit=args.limit, category=args.category, tags=args.tag)
+    if args.json:
+        _emit_json(_as_json(hits))
+    elif not hits:
+        print("No memories match.")
+    else:
+        for hit in hits:
+            print(_format_memory(hit, hit.score))
+
+
+def cmd_memories(args: argparse.Namespace) -> None:
+    """List stored memories."""
+    lm = _open(args, read_only=True)
+    memories = lm.list_memories(category=args.category, tags=args.tag, limit=args.limit, offset=args.offset)
+    if args.json:
+        _emit_json(_as_json(memories))
+    elif not memories:
+        print("No memories.")
+    else:
+        for memory in memories:
+            print(_format_memory(memory))
+
+
+def cmd_forget(args: argparse.Namespace) -> None:
+    """Delete one memory by id."""
+    result = _open(args).delete_memory(args.id)
+    if args.json:
+        _emit_json(_as_json(result))
+    else:
+        print(f"Forgot {result.id}" if result.deleted else f"Nothing to forget for {result.id}")
+
+
+def cmd_sql(args: argparse.Namespace) -> None:
+    """Run a read-only SQL query and print its rows."""
+    import duckdb
+
+    lm = _open(args, read_only=True)
+    try:
+        relation = lm.sql(args.query)
+        # DuckDB returns no relation for a statement without a result set.
+        columns = list(relation.columns) if relation is not None else []
+        rows = relation.fetchall() if relation is not None else []
+    except duckdb.Error as exc:
+        # A typo, an unknown table, a write refused in read-only mode: the query's fault, not a crash.
+        raise UserError(str(exc).split("\n\n")[0]) from None
+    if args.json:
+        _emit_json([dict(zip(columns, row, strict=True)) for row in rows])
+    elif columns:
+        print(_format_table(columns, rows))
+    else:
+        print("OK")
+
+
+def cmd_info(args: argparse.Namespace) -> None:
+    """Describe the database file: where, how big, what model, how many rows."""
+    info = _open(args, read_only=True).info()
+    if args.json:
+        _emit_json(_as_json(info))
+        return
+    pairs = [
+        ("file", info.path),
+        ("size", f"{_human_bytes(info.file_bytes)} (+ {_human_bytes(info.wal_bytes)} WAL)"),
+        ("schema", f"version {info.schema_version} (learnmem {info.library_version})"),
+        ("model", f"{info.embedding_model} ({info.embedding_dim}-d)"),
+    ]
+    pairs += [(name, str(count)) for name, count in info.counts.items()]
+    width = max(len(name) for name, _ in pairs)
+    for name, value in pairs:
+        print(f"{name.ljust(width)}  {value}")
+
+
+# --------------------------------------------------------------------------- parser
+
+
+def _common_options(*, suppress_defaults: bool) -> argparse.ArgumentParser:
+    """--db and --json, accepted before and after the subcommand.
+
+    The copies on the subcommands default to SUPPRESS so that an option given
+    before the subcommand is not overwritten by the subcommand's default.
+    """
+    parent = _Parser(add_help=False)
+    db_default = argparse.SUPPRESS if suppress_defaults else None
+    json_default = argparse.SUPPRESS if suppress_defaults else False
+    parent.add_argument(
+        "--db",
+        metavar="PATH",
+        default=db_default,
+        help="database file (default: $LEARNMEM_DB, else <git root or cwd>/.learnmem/learnmem.duckdb)",
+    )
+    parent.add_argument("--json", action="store_true", default=json_default, help="print machine-readable JSON")
+    return parent
+
+
+def _filter_options(parser: argparse.ArgumentParser) -> None:
+    """--category and --tag, shared by recall and memories."""
+    parser.add_argument("--category", metavar="C", help="only this category")
+    parser.add_argument(
+        "--tag", metavar="T", action="append", help="only memories with this tag (repeat for several)"
+    )
+
+
+# Subcommands: (name, handler, one-line help). Add new commands here and in build_parser.
+COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
+    "init": (cmd_init, "create .learnmem/ with the database file and git-ignore it"),
+    "remember": (cmd_remember, "store a memory"),
+    "recall": (cmd_recall, "find the memories most relevant to a query"),
+    "memories": (cmd_memories, "list stored memories"),
+    "forget": (cmd_forget, "delete a memory by id"),
+    "sql": (cmd_sql, "run a read-only SQL query on the database"),
+    "info": (cmd_info, "show the database file, its size, model and row counts"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full `learnmem` argument parser."""
+    parser = _Parser(
+        prog=PROG,
+        description="Memory for AI coding agents, in one DuckDB file.",
+        parents=[_common_options(suppress_defaults=False)],
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser)
+    common = _common_options(suppress_defaults=True)
+    commands = {
+        name: sub.add_parser(
+            name, help=help_text, description=f"{help_text[0].upper()}{help_text[1:]}.", parents=[common]
+        )
+        for name, (_, help_text) in COMMANDS.items()
+    }
+
+    commands["init"].add_argument("--dir", default=".", metavar="DIR", help="project directory (default: .)")
+
+    remember = commands["remember"]
+    remember.add_argument("text", metavar="TEXT", help="the memory, one self-contained statement")
+    remember.add_argument("--category", "-c", required=True, metavar="C", help="kind of memory, e.g. fact, preference")
+    remember.add_argument("--importance", type=float, default=0.5, metavar="F", help="0.0 to 1.0 (default: 0.5)")
+    remember.add_argument("--tag", metavar="T", action="append", help="a label (repeat for several)")
+
+    recall = commands["recall"]
+    recall.add_argument("query", metavar="QUERY", help="what you want to know, in plain words")
+    recall.add_argument("--limit", "-n", type=int, default=10, metavar="N", help="at most N memories (default: 10)")
+    _filter_options(recall)
+
+    memories = commands["memories"]
+    _filter_options(memories)
+    memories.add_argument("--limit", "-n", type=int, default=50, metavar="N", help="page size (default: 50)")
+    memories.add_argument("--offset", type=int, default=0, metavar="N", help="skip N memories (default: 0)")
+
+    commands["forget"].add_argument("id", metavar="ID", help="the memory id")
+    commands["sql"].add_argument("query", metavar="QUERY", help="a read-only query, e.g. SELECT ... FROM memories")
+    return parser
+
+
+def _fail(message: str, status: int) -> NoReturn:
+    """Print one error line and exit."""
+    print(f"{PROG}: error: {_one_line(message)}", file=sys.stderr)
+    raise SystemExit(status)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of the `learnmem` command."""
+    args = build_parser().parse_args(argv)
+    handler = COMMANDS[args.command][0]
+    try:
+        handler(args)
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+    except BrokenPipeError:
+        # Output piped into `head` and closed early: not an error. Point stdout at
+        # devnull so the interpreter's final flush does not complain.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise SystemExit(0) from None
+    except UserError as exc:
+        _fail(str(exc), 2)
+    except Exception as exc:
+        from learnmem.errors import LearnmemError
+
+        if isinstance(exc, LearnmemError):
+            _fail(str(exc), 2)
+        if os.environ.get("LEARNMEM_DEBUG"):
+            raise
+        _fail(f"unexpected {type(exc).__name__}: {exc} (set LEARNMEM_DEBUG=1 for a traceback)", 1)
+
+
+if __name__ == "__main__":
+    main()

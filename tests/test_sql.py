@@ -1,0 +1,60 @@
+"""Every named query is valid SQL on a freshly migrated file, and every one is used."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pytest
+
+from learnmem import sql
+from learnmem.store import extension_path
+
+PREPARABLE = {duckdb.StatementType.SELECT, duckdb.StatementType.INSERT, duckdb.StatementType.DELETE, duckdb.StatementType.UPDATE}
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_parse_queries_splits_blocks_and_refuses_duplicates():
+    text = "-- name: one\nSELECT 1;\n\n-- name: two\n-- a comment\nSELECT $x;\n"
+    assert sql.parse_queries(text) == {"one": "SELECT 1;", "two": "-- a comment\nSELECT $x;"}
+    with pytest.raises(ValueError, match="defined twice"):
+        sql.parse_queries("-- name: a\nSELECT 1;\n-- name: a\nSELECT 2;")
+
+
+def test_migrations_are_numbered_in_order_without_gaps():
+    versions = [version for version, _, _ in sql.migrations()]
+    assert versions == list(range(1, len(versions) + 1))
+
+
+def test_every_named_query_prepares_on_a_migrated_file(hashed_lm):
+    con = duckdb.connect(str(hashed_lm.path))
+    # insert_memories reads an Arrow table the caller registers: give it one of the right shape.
+    empty = con.execute("SELECT * EXCLUDE (seq) FROM memories LIMIT 0").to_arrow_table()
+    con.register("new_memories", pa.Table.from_batches([], empty.schema))
+    failures = {}
+    for name, text in sql.queries().items():
+        if name == "load_extension":
+            text = text.format(path="'" + str(extension_path("fts")) + "'")
+            con.execute(text)  # LOAD cannot be prepared; running it is the check
+            continue
+        try:
+            (statement,) = con.extract_statements(text)
+            if statement.type in PREPARABLE:
+                # Binding checks names of tables, columns and functions, not only syntax.
+                con.execute(f"PREPARE check_{name} AS {text.rstrip().rstrip(';')}")
+                con.execute(f"DEALLOCATE check_{name}")
+        except (duckdb.Error, ValueError) as error:
+            failures[name] = str(error)
+    con.close()
+    assert failures == {}
+
+
+def test_no_named_query_is_unused():
+    sources = "\n".join(p.read_text(encoding="utf-8") for p in (REPO / "learnmem").rglob("*.py"))
+    used = set(re.findall(r"""sql\.query\(\s*["']([A-Za-z_0-9]+)["']""", sources))
+    unused = sorted(set(sql.queries()) - used)
+    assert unused == [], f"named queries no code calls: {unused}"
+    missing = sorted(used - set(sql.queries()))
+    assert missing == [], f"code calls queries that do not exist: {missing}"

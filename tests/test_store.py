@@ -1,0 +1,151 @@
+"""The file: creation, migrations, the pinned schema, meta, extensions, locking."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import duckdb
+import pytest
+
+import learnmem
+from learnmem import sql, store
+from learnmem.embed import HashingEmbedder
+from learnmem.errors import LearnmemError, ModelMismatchError, NotFoundError, StoreBusyError
+
+# The public contract for SQL users: tables and their columns (README "SQL"). Change it only on purpose.
+EXPECTED_SCHEMA = {
+    "meta": ["key", "value"],
+    "memories": ["id", "seq", "content", "content_hash", "category", "importance", "tags", "terms", "created_at", "embedding"],
+    "schema_migrations": ["version", "name", "applied_at"],
+    "memory_list": ["id", "content", "category", "importance", "tags", "created_at"],
+    "memory_categories": ["category", "memories", "avg_importance", "last_stored"],
+}
+
+
+def columns(path) -> dict[str, list[str]]:
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        rows = con.execute(
+            "SELECT table_name, column_name FROM information_schema.columns ORDER BY table_name, ordinal_position"
+        ).fetchall()
+    finally:
+        con.close()
+    found: dict[str, list[str]] = {}
+    for table, column in rows:
+        found.setdefault(table, []).append(column)
+    return found
+
+
+def test_schema_is_pinned(hashed_lm):
+    assert columns(hashed_lm.path) == EXPECTED_SCHEMA
+
+
+def test_migrations_are_recorded_once_and_meta_is_written(hashed_lm):
+    ledger = hashed_lm.sql("SELECT version, name FROM schema_migrations ORDER BY version").fetchall()
+    assert ledger == [(v, n) for v, n, _ in sql.migrations()]
+    learnmem.open(hashed_lm.path, embedder=HashingEmbedder())  # reopening applies nothing twice
+    assert hashed_lm.sql("SELECT count(*) FROM schema_migrations").fetchone()[0] == len(ledger)
+    info = hashed_lm.info()
+    assert (info.embedding_model, info.embedding_dim) == ("hashing-384", 384)
+    assert info.schema_version == len(ledger)
+    assert info.library_version == learnmem.__version__
+
+
+def test_failed_migration_rolls_back_and_is_not_recorded(db_path, monkeypatch):
+    good = sql.migrations()
+    broken = (len(good) + 1, "broken", "CREATE TABLE half_made (x INTEGER); SELECT * FROM no_such_table;")
+    monkeypatch.setattr(sql, "migrations", lambda: [*good, broken])
+    with pytest.raises(LearnmemError, match="broken failed and was rolled back"):
+        learnmem.open(db_path, embedder=HashingEmbedder())
+    monkeypatch.setattr(sql, "migrations", lambda: good)
+    lm = learnmem.open(db_path, embedder=HashingEmbedder())
+    assert "half_made" not in columns(lm.path)
+    assert lm.sql("SELECT max(version) FROM schema_migrations").fetchone()[0] == len(good)
+
+
+def test_opening_with_another_model_names_reembed(db_path, embedder):
+    hashed = learnmem.open(db_path, embedder=HashingEmbedder())
+    hashed.store_memory("vectors of the hashing model", "fact")
+    other = learnmem.open(db_path, embedder=embedder)
+    assert other.info().counts == {"memories": 1}  # reading is fine
+    with pytest.raises(ModelMismatchError, match="learnmem reembed"):
+        other.retrieve_memories("anything")
+
+
+def test_read_only_open_of_a_missing_file_is_a_clear_error(tmp_path):
+    with pytest.raises(NotFoundError, match="no learnmem file"):
+        learnmem.open(tmp_path / "absent.duckdb", read_only=True)
+
+
+def test_read_only_handle_refuses_writes(hashed_lm):
+    reader = learnmem.open(hashed_lm.path, read_only=True, embedder=HashingEmbedder())
+    with pytest.raises(LearnmemError, match="opened read-only"):
+        reader.store_memory("nope", "fact")
+    assert reader.info().counts["memories"] == 0
+
+
+def test_default_path_is_the_git_root_unless_overridden(tmp_path, monkeypatch):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "src" / "deep").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "src" / "deep")
+    monkeypatch.delenv("LEARNMEM_DB", raising=False)
+    assert store.default_path() == tmp_path.resolve() / ".learnmem" / "learnmem.duckdb"
+    monkeypatch.setenv("LEARNMEM_DB", str(tmp_path / "elsewhere.duckdb"))
+    assert store.default_path() == tmp_path / "elsewhere.duckdb"
+
+
+def test_init_project_creates_the_file_and_ignores_it(tmp_path, monkeypatch):
+    monkeypatch.delenv("LEARNMEM_DB", raising=False)
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".gitignore").write_text("build/")
+    path = learnmem.init_project(tmp_path)
+    assert path == tmp_path.resolve() / ".learnmem" / "learnmem.duckdb" and path.is_file()
+    learnmem.init_project(tmp_path)  # idempotent
+    assert (tmp_path / ".gitignore").read_text() == "build/\n.learnmem/\n"
+
+
+@pytest.mark.parametrize("name", ["vss", "fts"])
+def test_extensions_load_from_their_wheels(tmp_path, name):
+    con = duckdb.connect(str(tmp_path / "x.duckdb"), config={"autoinstall_known_extensions": False})
+    store.load_extension(con, name)
+    loaded = con.execute("SELECT loaded FROM duckdb_extensions() WHERE extension_name = ?", [name]).fetchone()
+    con.close()
+    assert loaded == (True,)
+
+
+HOLD_READ_ONLY = """
+import duckdb, sys, time
+con = duckdb.connect(sys.argv[1], read_only=True)
+print("holding", flush=True)
+time.sleep(float(sys.argv[2]))
+con.close()
+"""
+
+
+def _hold(path, seconds: float) -> subprocess.Popen:
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_READ_ONLY, str(path), str(seconds)], stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline().strip() == "holding"
+    return holder
+
+
+def test_writer_waits_for_a_foreign_reader_then_succeeds(hashed_lm):
+    holder = _hold(hashed_lm.path, 0.8)
+    result = hashed_lm.store_memory("written after the notebook let go", "fact")
+    holder.wait(timeout=10)
+    assert hashed_lm.get_memory(result.id).content == "written after the notebook let go"
+
+
+def test_writer_gives_up_with_a_clear_error_when_the_file_stays_locked(hashed_lm, monkeypatch):
+    monkeypatch.setattr(store, "LOCK_DEADLINE_S", 0.3)
+    holder = _hold(hashed_lm.path, 3)
+    try:
+        started = time.monotonic()
+        with pytest.raises(StoreBusyError, match="stayed locked by another process"):
+            hashed_lm.store_memory("cannot land", "fact")
+        assert time.monotonic() - started < 2.5
+    finally:
+        holder.kill()
+        holder.wait()
+    assert hashed_lm.info().counts["memories"] == 0
