@@ -1,0 +1,185 @@
+"""The learnmem MCP server: each tool is exactly one library call.
+
+The adapter owns no logic. A tool runs its library method in a worker thread
+(the library is synchronous: DuckDB and the embedder block), serialises the
+frozen dataclasses it returns with `dataclasses.asdict`, and turns a raised
+error into an error object the agent can read and act on:
+
+    {"error": {"type": "validation_error", "message": "category 'x' is not one of ..."}}
+
+It never opens the database itself (no `duckdb` import here) and never reads
+`sql/`: the library owns the file and opens it only for the length of a call,
+so the DuckDB CLI or a notebook can read the file while this server runs.
+"""
+
+import argparse
+import dataclasses
+import functools
+import json
+import sys
+from collections.abc import Callable
+from typing import Annotated, Any
+
+import anyio.to_thread
+from mcp.server.mcpserver import MCPServer
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field
+
+import learnmem
+from learnmem.errors import LearnmemError
+
+SERVER_NAME = "learnmem"
+
+INSTRUCTIONS = (
+    "Long-term memory for this project, kept in one local DuckDB file. "
+    "Store facts, decisions, preferences and corrections worth remembering with "
+    "store_memory; look them up by meaning with retrieve_memories before you act. "
+    "Every tool returns a JSON object; on failure it is "
+    '{"error": {"type": ..., "message": ...}} and the message says how to fix the call.'
+)
+
+# Hints describe what each tool does to the memory file; none reaches outside it.
+_READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+# Storing the same content again reports `duplicate: true` and adds nothing.
+_ADDITIVE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+# Deleting an id twice removes nothing more the second time (it answers not_found).
+_DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False)
+
+
+def _to_jsonable(result: Any) -> dict[str, Any]:
+    """Serialise a library result: a dataclass, or a list of them as {"results", "count"}."""
+    if isinstance(result, list):
+        items = [dataclasses.asdict(item) for item in result]
+        return {"results": items, "count": len(items)}
+    return dataclasses.asdict(result)
+
+
+def _tool_result(payload: dict[str, Any], *, is_error: bool = False) -> CallToolResult:
+    """Wrap a JSON object both as text (what most clients show the model) and as structured content."""
+    text = json.dumps(payload, ensure_ascii=False)
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)],
+        structured_content=payload,
+        is_error=is_error,
+    )
+
+
+def _error_result(kind: str, message: str) -> CallToolResult:
+    """The error object every tool returns instead of raising."""
+    return _tool_result({"error": {"type": kind, "message": message}}, is_error=True)
+
+
+async def _call(method: Callable[..., Any], *args: Any, **kwargs: Any) -> CallToolResult:
+    """Run one library call in a worker thread and serialise its outcome.
+
+    Running in a thread keeps the event loop answering (pings, cancellations)
+    while DuckDB or the embedder works.
+    """
+    try:
+        result = await anyio.to_thread.run_sync(functools.partial(method, *args, **kwargs))
+    except LearnmemError as exc:
+        return _error_result(exc.kind, str(exc))
+    except Exception as exc:  # noqa: BLE001 - the agent must get an answer, not a dropped call
+        return _error_result("internal_error", f"{type(exc).__name__}: {exc}")
+    return _tool_result(_to_jsonable(result))
+
+
+def build_server(lm: Any) -> MCPServer:
+    """Build an MCP server whose tools call the given opened learnmem library (`learnmem.open(...)`)."""
+    server = MCPServer(name=SERVER_NAME, instructions=INSTRUCTIONS, version=_library_version())
+    categories = ", ".join(learnmem.MEMORY_CATEGORIES)
+
+    @server.tool(
+        annotations=_ADDITIVE,
+        description=(
+            "Store one memory (a fact, decision, preference, correction...) so that later "
+            f"sessions can retrieve it. category is one of: {categories}. "
+            "Returns {id, duplicate, created_at, message}; duplicate is true when the same "
+            "content was already stored (nothing new is written)."
+        ),
+    )
+    async def store_memory(
+        content: Annotated[str, Field(description="The memory itself, one self-contained statement.")],
+        category: Annotated[str, Field(description=f"One of: {categories}.")],
+        importance: Annotated[float, Field(description="0.0 (trivia) to 1.0 (critical).")] = 0.5,
+        tags: Annotated[list[str] | None, Field(description="Optional short labels to filter by.")] = None,
+    ) -> CallToolResult:
+        return await _call(lm.store_memory, content, category, importance=importance, tags=tags)
+
+    @server.tool(
+        annotations=_READ_ONLY,
+        description=(
+            "Find memories relevant to a query, by meaning and by keywords, best first. "
+            "Returns {results: [{id, content, category, importance, tags, created_at, score}], count}."
+        ),
+    )
+    async def retrieve_memories(
+        query: Annotated[str, Field(description="What you want to know, in plain words.")],
+        limit: Annotated[int, Field(description="Maximum number of memories to return.")] = 10,
+        category: Annotated[str | None, Field(description=f"Only this category: {categories}.")] = None,
+        tags: Annotated[list[str] | None, Field(description="Only memories carrying these tags.")] = None,
+    ) -> CallToolResult:
+        return await _call(lm.retrieve_memories, query, limit=limit, category=category, tags=tags)
+
+    @server.tool(
+        annotations=_READ_ONLY,
+        description=(
+            "List stored memories, newest first, optionally filtered by category or tags; "
+            "page with limit and offset. Returns {results: [...], count}."
+        ),
+    )
+    async def list_memories(
+        category: Annotated[str | None, Field(description=f"Only this category: {categories}.")] = None,
+        tags: Annotated[list[str] | None, Field(description="Only memories carrying these tags.")] = None,
+        limit: Annotated[int, Field(description="Page size.")] = 50,
+        offset: Annotated[int, Field(description="Number of memories to skip.")] = 0,
+    ) -> CallToolResult:
+        return await _call(lm.list_memories, category=category, tags=tags, limit=limit, offset=offset)
+
+    @server.tool(annotations=_READ_ONLY, description="Get one memory by its id.")
+    async def get_memory(
+        id: Annotated[str, Field(description="The memory id, as returned by store or retrieve.")],  # noqa: A002
+    ) -> CallToolResult:
+        return await _call(lm.get_memory, id)
+
+    @server.tool(
+        annotations=_DESTRUCTIVE,
+        description="Delete one memory by its id. Returns {id, deleted}; an unknown id gives a not_found error.",
+    )
+    async def delete_memory(
+        id: Annotated[str, Field(description="The memory id to delete.")],  # noqa: A002
+    ) -> CallToolResult:
+        return await _call(lm.delete_memory, id)
+
+    return server
+
+
+def _library_version() -> str:
+    """The learnmem version, advertised as the server version."""
+    return getattr(learnmem, "__version__", "")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of `learnmem-mcp` / `python -m mcp_adapter`: serve the tools over stdio."""
+    parser = argparse.ArgumentParser(
+        prog="learnmem-mcp",
+        description="Serve learnmem's memory tools to an MCP client over stdio.",
+    )
+    parser.add_argument(
+        "--db",
+        metavar="PATH",
+        default=None,
+        help="database file (default: $LEARNMEM_DB, else <git root or cwd>/.learnmem/learnmem.duckdb)",
+    )
+    args = parser.parse_args(argv)
+    try:
+        lm = learnmem.open(args.db)
+    except Exception as exc:  # noqa: BLE001 - one readable line beats a traceback in a client's log
+        # stdout belongs to the protocol: report on stderr, where MCP clients log it.
+        print(f"learnmem-mcp: error: {exc}", file=sys.stderr)
+        raise SystemExit(2 if isinstance(exc, LearnmemError) else 1) from None
+    build_server(lm).run("stdio")
+
+
+if __name__ == "__main__":
+    main()

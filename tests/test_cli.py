@@ -1,0 +1,208 @@
+"""The `learnmem` command, run as real subprocesses against a real file and the real model."""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from learnmem.cli import build_parser
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(*args: str, cwd: Path | None = None, ok: bool = True) -> subprocess.CompletedProcess[str]:
+    """Run `python -m learnmem.cli ARGS`; by default assert it succeeded and wrote nothing to stderr."""
+    env = dict(os.environ)
+    env.pop("LEARNMEM_DB", None)
+    env.pop("LEARNMEM_DEBUG", None)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    proc = subprocess.run(
+        [sys.executable, "-m", "learnmem.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd or ROOT,
+        env=env,
+        timeout=120,
+    )
+    if ok:
+        assert proc.returncode == 0, proc.stderr
+        assert "Traceback" not in proc.stderr
+    return proc
+
+
+def _json(*args: str) -> object:
+    return json.loads(_run(*args, "--json").stdout)
+
+
+def _assert_one_line_error(proc: subprocess.CompletedProcess[str], status: int, *fragments: str) -> None:
+    """A user error: the given exit status, no traceback, one `learnmem: error:` line naming the fragments."""
+    assert proc.returncode == status, (proc.returncode, proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("learnmem: error: "), lines[0]
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+
+
+@pytest.fixture(scope="module")
+def category() -> str:
+    import learnmem
+
+    return learnmem.MEMORY_CATEGORIES[0]
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory, category: str) -> tuple[Path, dict[str, str]]:
+    """One file holding three memories, stored through the CLI (human output for the first)."""
+    path = tmp_path_factory.mktemp("cli") / "memory.duckdb"
+    first = _run("remember", "Format Python with ruff, never black.", "--category", category,
+                 "--importance", "0.9", "--tag", "style", "--tag", "tooling", "--db", str(path))
+    assert first.stdout.startswith("Remembered "), first.stdout
+    ids = {"ruff": first.stdout.split()[1]}
+    # --db and --json before the subcommand work as well as after it.
+    second = json.loads(_run("--db", str(path), "--json", "remember", "Releases are cut on Tuesdays.",
+                             "-c", category).stdout)
+    assert second["duplicate"] is False
+    ids["release"] = second["id"]
+    third = _json("remember", "The CI runs on two cores, keep test runs short.", "-c", category,
+                  "--tag", "ci", "--db", str(path))
+    ids["ci"] = third["id"]
+    return path, ids
+
+
+def test_remember_twice_reports_duplicate(db: tuple[Path, dict[str, str]], category: str) -> None:
+    path, ids = db
+    human = _run("remember", "Format Python with ruff, never black.", "-c", category, "--db", str(path))
+    assert human.stdout.strip() == f"Already remembered as {ids['ruff']}"
+    data = _json("remember", "Format Python with ruff, never black.", "-c", category, "--db", str(path))
+    assert data["duplicate"] is True and data["id"] == ids["ruff"]
+
+
+def test_recall_finds_by_meaning(db: tuple[Path, dict[str, str]]) -> None:
+    path, ids = db
+    data = _json("recall", "which code formatter do we use?", "--db", str(path), "--limit", "2")
+    assert data["count"] == len(data["results"]) <= 2
+    assert data["results"][0]["id"] == ids["ruff"]
+    assert set(data["results"][0]) == {"id", "content", "category", "importance", "tags", "created_at", "score"}
+
+    human = _run("recall", "which code formatter do we use?", "--db", str(path), "-n", "1").stdout
+    lines = human.strip().splitlines()
+    assert len(lines) == 1
+    assert ids["ruff"] in lines[0] and "ruff, never black" in lines[0] and "#style" in lines[0]
+
+    tagged = _json("recall", "when do we release?", "--tag", "ci", "--db", str(path))
+    assert [hit["id"] for hit in tagged["results"]] == [ids["ci"]]
+
+
+def test_memories_lists_and_pages(db: tuple[Path, dict[str, str]]) -> None:
+    path, ids = db
+    data = _json("memories", "--db", str(path))
+    assert data["count"] == 3
+    assert {memory["id"] for memory in data["results"]} == set(ids.values())
+    page = _json("memories", "--db", str(path), "--limit", "2", "--offset", "2")
+    assert page["count"] == 1
+    tagged = _json("memories", "--db", str(path), "--tag", "style")
+    assert [memory["id"] for memory in tagged["results"]] == [ids["ruff"]]
+
+    human = _run("memories", "--db", str(path)).stdout.strip().splitlines()
+    assert len(human) == 3
+    assert any(ids["release"] in line and "Releases are cut on Tuesdays." in line for line in human)
+
+
+def test_sql_prints_a_table_or_json(db: tuple[Path, dict[str, str]]) -> None:
+    path, ids = db
+    human = _run("sql", "SELECT id, importance FROM memories ORDER BY importance DESC, id", "--db", str(path))
+    lines = human.stdout.strip().splitlines()
+    assert lines[0].split() == ["id", "importance"]
+    assert set(lines[1]) <= {"-", " "}
+    assert lines[2].split()[0] == ids["ruff"]
+    assert lines[-1] == "(3 rows)"
+    # Columns are aligned: every row is as wide as the rule under the header (modulo stripped padding).
+    assert all(len(line) <= len(lines[1]) for line in lines[2:-1])
+
+    rows = _json("sql", "SELECT count(*) AS n, max(importance) AS top FROM memories", "--db", str(path))
+    assert rows == [{"n": 3, "top": pytest.approx(0.9)}]
+
+
+def test_info_describes_the_file(db: tuple[Path, dict[str, str]]) -> None:
+    path, _ = db
+    data = _json("info", "--db", str(path))
+    assert Path(data["path"]).resolve() == path.resolve()
+    assert data["file_bytes"] > 0
+    assert data["embedding_dim"] == 384
+    assert "MiniLM" in data["embedding_model"]
+    assert data["counts"]["memories"] == 3
+
+    human = _run("info", "--db", str(path)).stdout
+    assert str(path.name) in human and "MiniLM" in human and "memories" in human
+
+
+def test_forget_then_errors(db: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    # Uses its own memory so the module's shared file keeps its three.
+    path, _ = db
+    scratch = tmp_path / "scratch.duckdb"
+    import learnmem
+
+    category = learnmem.MEMORY_CATEGORIES[0]
+    memory_id = _json("remember", "Temporary note.", "-c", category, "--db", str(scratch))["id"]
+    assert _run("forget", memory_id, "--db", str(scratch)).stdout.strip() == f"Forgot {memory_id}"
+    assert _json("memories", "--db", str(scratch))["count"] == 0
+
+    # Forgetting again: the library's not-found error, as one line, exit 2.
+    _assert_one_line_error(_run("forget", memory_id, "--db", str(scratch), ok=False), 2, memory_id)
+    assert _json("memories", "--db", str(path))["count"] == 3
+
+
+def test_user_errors_are_one_line(db: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    existing = str(db[0])
+    db = str(tmp_path / "errors.duckdb")
+    # Reading a file that does not exist does not create it.
+    _assert_one_line_error(_run("memories", "--db", db, ok=False), 2, db)
+    assert not Path(db).exists()
+    # A library validation error names the field and the bad value.
+    _assert_one_line_error(_run("remember", "x", "--category", "gossip", "--db", db, ok=False), 2, "category", "gossip")
+    # Argparse errors: missing argument, bad type, unknown command.
+    _assert_one_line_error(_run("remember", "x", "--db", db, ok=False), 2, "--category")
+    _assert_one_line_error(_run("recall", "x", "--limit", "many", "--db", db, ok=False), 2, "many")
+    _assert_one_line_error(_run("frobnicate", ok=False), 2, "frobnicate")
+    _assert_one_line_error(_run(ok=False), 2)
+    # SQL is read-only and its errors are the user's, not a crash.
+    _assert_one_line_error(_run("sql", "DELETE FROM memories", "--db", existing, ok=False), 2, "DELETE")
+    _assert_one_line_error(_run("sql", "SELECT * FROM no_such_table", "--db", existing, ok=False), 2, "no_such_table")
+    # A file that is not a DuckDB database: still one line, never a traceback.
+    junk = tmp_path / "junk.duckdb"
+    junk.write_text("not a database")
+    proc = _run("memories", "--db", str(junk), ok=False)
+    assert proc.returncode in (1, 2)
+    _assert_one_line_error(proc, proc.returncode, str(junk))
+
+
+def test_init_creates_the_project_file(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    data = json.loads(_run("init", "--json", cwd=project).stdout)
+    created = Path(data["path"])
+    assert created.exists() and created.parent.name == ".learnmem"
+    assert ".learnmem/" in (project / ".gitignore").read_text()
+    human = _run("init", "--dir", str(project)).stdout
+    assert str(created.parent) in human or str(created) in human
+
+
+def _subcommands() -> list[str]:
+    """The subcommand names, read from the parser itself."""
+    actions = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    assert len(actions) == 1
+    return sorted(actions[0].choices)
+
+
+def test_every_subcommand_is_documented_in_readme() -> None:
+    readme_path = ROOT / "README.md"
+    assert readme_path.exists(), "README.md is missing: it must document every `learnmem` subcommand"
+    readme = readme_path.read_text(encoding="utf-8")
+    missing = [name for name in _subcommands() if f"learnmem {name}" not in readme]
+    assert not missing, f"README.md does not document: {', '.join('learnmem ' + m for m in missing)}"

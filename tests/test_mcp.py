@@ -1,0 +1,220 @@
+"""The MCP adapter, end to end: a real server subprocess, the SDK's stdio client,
+the real embedding model and a real DuckDB file.
+
+Also checks the promise that makes the adapter safe to leave running: between
+calls the server holds no connection, so the DuckDB CLI and a read-only
+`learnmem.open` can read the file while the server process is alive.
+"""
+
+import inspect
+import json
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+import learnmem
+
+ROOT = Path(__file__).resolve().parent.parent
+DUCKDB_CLI = Path(sys.executable).parent / "duckdb"
+TOOLS = ("store_memory", "retrieve_memories", "list_memories", "get_memory", "delete_memory")
+# Generous: the server imports DuckDB and loads the model on its first embedding.
+CALL_TIMEOUT_S = 120
+
+
+def _server_params(db: Path) -> StdioServerParameters:
+    """Spawn `python -m mcp_adapter --db <db>` with this interpreter and this checkout on the path."""
+    env = dict(os.environ)
+    env.pop("LEARNMEM_DB", None)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "mcp_adapter", "--db", str(db)], env=env, cwd=str(ROOT)
+    )
+
+
+@asynccontextmanager
+async def _session(db: Path, errlog_path: Path) -> AsyncIterator[ClientSession]:
+    """An initialised client session with a fresh server process; its stderr goes to errlog_path."""
+    with errlog_path.open("w") as errlog:
+        async with stdio_client(_server_params(db), errlog=errlog) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                yield session
+
+
+def _run(db: Path, tmp_path: Path, scenario: Callable[[ClientSession], Awaitable[None]]) -> None:
+    """Run a scenario against a server; on failure, show what the server wrote to stderr."""
+    errlog = tmp_path / "server.stderr"
+
+    async def main() -> None:
+        with anyio.fail_after(CALL_TIMEOUT_S):
+            async with _session(db, errlog) as session:
+                await scenario(session)
+
+    try:
+        anyio.run(main)
+    except BaseException:
+        if errlog.exists():
+            print("--- server stderr ---\n" + errlog.read_text(), file=sys.stderr)
+        raise
+
+
+async def _call(session: ClientSession, tool: str, **arguments: Any) -> tuple[dict[str, Any], bool]:
+    """Call a tool; return the JSON object it answered with, and whether it was flagged as an error."""
+    result = await session.call_tool(tool, arguments)
+    texts = [block.text for block in result.content if getattr(block, "type", None) == "text"]
+    assert len(texts) == 1, result
+    payload = json.loads(texts[0])
+    if result.structured_content is not None:
+        assert result.structured_content == payload
+    return payload, bool(result.is_error)
+
+
+async def _ok(session: ClientSession, tool: str, **arguments: Any) -> dict[str, Any]:
+    """Call a tool that must succeed."""
+    payload, is_error = await _call(session, tool, **arguments)
+    assert not is_error and "error" not in payload, payload
+    return payload
+
+
+def _cli_count(db: Path) -> int:
+    """Count memories with the DuckDB CLI in read-only mode, as a person would from a shell."""
+    out = subprocess.run(
+        [str(DUCKDB_CLI), "-readonly", "-csv", "-noheader", str(db), "-c", "SELECT count(*) FROM memories"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    return int(out.stdout.strip())
+
+
+def _library_count(db: Path) -> int:
+    """Count memories through a read-only library handle in this (the test) process."""
+    return len(learnmem.open(db, read_only=True).list_memories(limit=100))
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "memory.duckdb"
+
+
+def test_tools_are_listed_with_honest_annotations(db: Path, tmp_path: Path) -> None:
+    async def scenario(session: ClientSession) -> None:
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+        assert set(TOOLS) <= set(tools)
+        for name in ("retrieve_memories", "list_memories", "get_memory"):
+            assert tools[name].annotations.read_only_hint is True, name
+        assert tools["delete_memory"].annotations.read_only_hint is False
+        assert tools["delete_memory"].annotations.destructive_hint is True
+        assert tools["store_memory"].annotations.read_only_hint is False
+        assert tools["store_memory"].annotations.destructive_hint is False
+        for tool in tools.values():
+            assert tool.description, tool.name
+            assert tool.annotations.open_world_hint is False, tool.name
+        # Same names and parameters as the library methods, required ones included.
+        for name in TOOLS:
+            signature = inspect.signature(getattr(learnmem.Learnmem, name))
+            params = {p.name: p for p in signature.parameters.values() if p.name != "self"}
+            schema = tools[name].input_schema
+            assert set(schema["properties"]) == set(params), name
+            required = {n for n, p in params.items() if p.default is inspect.Parameter.empty}
+            assert set(schema.get("required", [])) == required, name
+            for n, p in params.items():
+                if p.default is not inspect.Parameter.empty:
+                    assert schema["properties"][n].get("default") == p.default, (name, n)
+
+    _run(db, tmp_path, scenario)
+
+
+def test_memory_round_trip_while_file_stays_readable(db: Path, tmp_path: Path) -> None:
+    async def scenario(session: ClientSession) -> None:
+        stored = await _ok(
+            session,
+            "store_memory",
+            content="The project formats Python with ruff format, never black.",
+            category=learnmem.MEMORY_CATEGORIES[0],
+            importance=0.9,
+            tags=["style", "tooling"],
+        )
+        assert stored["id"] and stored["duplicate"] is False
+        await _ok(
+            session,
+            "store_memory",
+            content="Deployments to production happen on Tuesdays after the standup.",
+            category=learnmem.MEMORY_CATEGORIES[0],
+        )
+
+        # Between calls the server holds no connection: other processes can read the file.
+        assert _cli_count(db) == 2
+        assert _library_count(db) == 2
+
+        again = await _ok(
+            session,
+            "store_memory",
+            content="The project formats Python with ruff format, never black.",
+            category=learnmem.MEMORY_CATEGORIES[0],
+        )
+        assert again["duplicate"] is True and again["id"] == stored["id"]
+
+        found = await _ok(session, "retrieve_memories", query="which code formatter should I use?", limit=5)
+        assert found["count"] == len(found["results"]) >= 1
+        assert found["results"][0]["id"] == stored["id"]
+        assert isinstance(found["results"][0]["score"], float)
+
+        only_style = await _ok(session, "retrieve_memories", query="formatter", tags=["style"])
+        assert [hit["id"] for hit in only_style["results"]] == [stored["id"]]
+
+        got = await _ok(session, "get_memory", id=stored["id"])
+        assert got["content"].startswith("The project formats Python")
+        assert got["importance"] == pytest.approx(0.9)
+        assert sorted(got["tags"]) == ["style", "tooling"]
+
+        listed = await _ok(session, "list_memories")
+        assert listed["count"] == 2
+        assert stored["id"] in {memory["id"] for memory in listed["results"]}
+        paged = await _ok(session, "list_memories", limit=1, offset=1)
+        assert paged["count"] == 1
+
+        deleted = await _ok(session, "delete_memory", id=stored["id"])
+        assert deleted == {"id": stored["id"], "deleted": True}
+        assert _cli_count(db) == 1
+        assert _library_count(db) == 1
+
+        gone, is_error = await _call(session, "get_memory", id=stored["id"])
+        assert is_error
+        assert gone["error"]["type"] == "not_found"
+        assert stored["id"] in gone["error"]["message"]
+
+        again_gone, is_error = await _call(session, "delete_memory", id=stored["id"])
+        assert is_error and again_gone["error"]["type"] == "not_found"
+
+    _run(db, tmp_path, scenario)
+
+
+def test_validation_error_is_an_error_object_naming_the_field(db: Path, tmp_path: Path) -> None:
+    async def scenario(session: ClientSession) -> None:
+        payload, is_error = await _call(session, "store_memory", content="x marks the spot", category="gossip")
+        assert is_error
+        assert set(payload) == {"error"}
+        assert payload["error"]["type"] == "validation_error"
+        message = payload["error"]["message"]
+        assert "category" in message and "gossip" in message
+        # The message lists what is allowed, so the agent can fix its call.
+        assert all(category in message for category in learnmem.MEMORY_CATEGORIES)
+
+        payload, is_error = await _call(session, "list_memories", category="gossip")
+        assert is_error and payload["error"]["type"] == "validation_error"
+
+        # The server is still healthy after errors.
+        assert (await _ok(session, "list_memories"))["count"] == 0
+
+    _run(db, tmp_path, scenario)
