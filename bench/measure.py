@@ -97,6 +97,7 @@ def machine_info(command: str) -> dict:
         "os": f"{platform.system()} {platform.release()}",
         "python": sys.version.split()[0],
         "stdlib sqlite": sqlite3.sqlite_version,
+        "niceness": os.nice(0) if hasattr(os, "nice") else "n/a",
         "load average at start": " ".join(f"{x:.2f}" for x in os.getloadavg()),
     }
     info["packages"] = {p: _version(p) for p in PACKAGES}

@@ -168,7 +168,10 @@ def store_peer(kind: str, directory: Path, dim: int, ids: np.ndarray, vectors: n
                batch: int, limit_s: float) -> dict:
     """Store into a fresh peer in batches; stops early when the projected total exceeds `limit_s`."""
     shutil.rmtree(directory, ignore_errors=True)
-    peer = open_peer(kind, directory, dim)
+    try:
+        peer = open_peer(kind, directory, dim)
+    except (ImportError, RuntimeError) as exc:  # e.g. a Python whose sqlite3 cannot load extensions
+        return {"skipped": f"cannot open: {exc}"}
     n = len(records)
     done = 0
     start = time.perf_counter()
@@ -339,7 +342,9 @@ def prepare(real, s: Settings) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     s, out = parse_args(argv)
-    command = "python -m bench" + ("" if not (argv if argv is not None else sys.argv[1:]) else " " + " ".join(argv if argv is not None else sys.argv[1:]))
+    run_start = time.perf_counter()
+    args = sys.argv[1:] if argv is None else argv
+    command = " ".join(["python -m bench", *args])
     machine = machine_info(command)
     from learnmem.embed import load_embedder
 
@@ -364,6 +369,7 @@ def main(argv: list[str] | None = None) -> int:
                 previous[kind] = {"n": n, "store_per_s": results["sizes"][n][kind]["store_per_s"]}
         log(f"n={n}: done in {time.perf_counter() - started:.0f} s")
     results["machine"]["load average at end"] = load_average()
+    results["machine"]["run time"] = f"{time.perf_counter() - run_start:.0f} s"
 
     markdown = report.render(results)
     print(markdown)
