@@ -6,11 +6,29 @@
     lm.retrieve_memories("which formatter?")
 """
 
-from learnmem.api import Learnmem, init_project, open
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from learnmem.errors import InsufficientDataError, LearnmemError, NotFoundError, ValidationError
-from learnmem.memories import MEMORY_CATEGORIES
 from learnmem.records import DeleteResult, Info, Memory, MemoryHit, StoreResult
 from learnmem.version import VERSION as __version__
+
+if TYPE_CHECKING:
+    from learnmem.api import Learnmem, init_project, open
+    from learnmem.memories import MEMORY_CATEGORIES
+
+# duckdb, numpy and pyarrow cost ~300 ms to import; hooks and `learnmem --help`
+# must not pay that, so these names load on first use.
+_LAZY = {"Learnmem": "learnmem.api", "open": "learnmem.api", "init_project": "learnmem.api", "MEMORY_CATEGORIES": "learnmem.memories"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'learnmem' has no attribute {name!r}")
+
 
 __all__ = [
     "MEMORY_CATEGORIES",

@@ -8,6 +8,7 @@ and the embedder. Read an area module to learn how a call works.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,7 @@ class Learnmem:
     ):
         self._embedder = embedder
         self._model_checked = False
+        self._embedder_lock = threading.Lock()
         model_name = embedder.name if embedder is not None else DEFAULT_MODEL
         dim = embedder.dim if embedder is not None else EMBEDDING_DIM
         self.store = Store(path, read_only=read_only, embedding_model=model_name, embedding_dim=dim)
@@ -59,6 +61,10 @@ class Learnmem:
     @property
     def embedder(self) -> Embedder:
         """The embedding model, loaded on first use (it costs ~0.5 s); it must be the file's model."""
+        with self._embedder_lock:  # the MCP server calls from worker threads
+            return self._checked_embedder()
+
+    def _checked_embedder(self) -> Embedder:
         if not self._model_checked:
             embedder = self._embedder if self._embedder is not None else load_embedder()
             self.store.check_model(embedder.name, embedder.dim)
@@ -129,9 +135,7 @@ class Learnmem:
 
         The rows are fetched before the file is released, so the relation stays usable afterwards.
         """
-        with self.store.read() as con:
-            table = con.execute(query, params).to_arrow_table()
-        return duckdb.from_arrow(table)
+        return duckdb.from_arrow(self.store.run_query(query, params))
 
 
 def open(  # noqa: A001 - learnmem.open() reads like the builtin it mirrors

@@ -8,6 +8,7 @@ appended; anything else (a delete) reloads it whole.
 
 from __future__ import annotations
 
+import threading
 from datetime import datetime
 
 import numpy as np
@@ -70,9 +71,14 @@ class MemoryIndex:
         self.dim = dim
         self._snapshot: MemorySnapshot | None = None
         self._signature: tuple | None = None
+        self._lock = threading.Lock()
 
     def snapshot(self) -> MemorySnapshot:
         """The current snapshot; opens the file only when it changed since the last call."""
+        with self._lock:  # one refresh at a time when worker threads share the handle
+            return self._refreshed()
+
+    def _refreshed(self) -> MemorySnapshot:
         signature = self.store.signature()
         if self._snapshot is not None and signature == self._signature:
             return self._snapshot

@@ -19,12 +19,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import duckdb
+import pyarrow as pa
 from filelock import FileLock, Timeout
 
 from learnmem import sql
-from learnmem.errors import LearnmemError, ModelMismatchError, NotFoundError, StoreBusyError
+from learnmem.errors import LearnmemError, ModelMismatchError, NotFoundError, StoreBusyError, ValidationError
 from learnmem.version import VERSION
 
 LOCK_DEADLINE_S = 10.0
@@ -102,7 +104,7 @@ class Store:
         self._file_lock = FileLock(str(self.path) + ".lock", timeout=LOCK_DEADLINE_S)
         if read_only:
             if not self.path.is_file():
-                raise NotFoundError(f"path: no learnmem file at {self.path} (open it read-write once to create it)")
+                raise NotFoundError(f"path: no learnmem file at {self.path} (create it with `learnmem init`, or open it read-write once)")
         else:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._prepare(embedding_model, embedding_dim)
@@ -117,9 +119,9 @@ class Store:
         while True:
             try:
                 return duckdb.connect(str(self.path), read_only=read_only, config=_CONFIG)
-            except duckdb.IOException as error:
+            except duckdb.Error as error:
                 if _DUCKDB_LOCK_ERROR not in str(error):
-                    raise
+                    raise LearnmemError(f"path: cannot open {self.path} as a DuckDB database: {error}") from error
                 if time.monotonic() >= deadline:
                     raise StoreBusyError(
                         f"{self.path} stayed locked by another process for {LOCK_DEADLINE_S:.0f} s "
@@ -137,6 +139,14 @@ class Store:
                 yield con
             finally:
                 con.close()
+
+    def run_query(self, query: str, params: Any = None) -> pa.Table:
+        """Run a caller's read-only SQL and fetch the rows; DuckDB's complaints become ValidationError."""
+        with self.read() as con:
+            try:
+                return con.execute(query, params).to_arrow_table()
+            except duckdb.Error as error:
+                raise ValidationError(f"query: {str(error).strip()}") from error
 
     @contextmanager
     def write(self) -> Iterator[duckdb.DuckDBPyConnection]:
