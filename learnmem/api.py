@@ -71,6 +71,11 @@ class Learnmem:
             self._embedder, self._model_checked = embedder, True
         return self._embedder
 
+    def warm_up(self) -> None:
+        """Load the model and the retrieval snapshot now, so the first query is fast (long-lived processes)."""
+        self.embedder.embed(["warm up"])
+        self._memory_index.snapshot()
+
     def close(self) -> None:
         """Drop cached state. No connection is held between calls, so this is optional."""
         self._memory_index = MemoryIndex(self.store, self._memory_index.dim)

@@ -17,6 +17,7 @@ import dataclasses
 import functools
 import json
 import sys
+import threading
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -159,6 +160,14 @@ def _library_version() -> str:
     return getattr(learnmem, "__version__", "")
 
 
+def _warm_up(lm: Any) -> None:
+    """Best effort: a failure here (say, a model mismatch) is reported by the first tool call instead."""
+    try:
+        lm.warm_up()
+    except Exception:  # noqa: BLE001
+        pass
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of `learnmem-mcp` / `python -m mcp_adapter`: serve the tools over stdio."""
     parser = argparse.ArgumentParser(
@@ -178,6 +187,8 @@ def main(argv: list[str] | None = None) -> None:
         # stdout belongs to the protocol: report on stderr, where MCP clients log it.
         print(f"learnmem-mcp: error: {exc}", file=sys.stderr)
         raise SystemExit(2 if isinstance(exc, LearnmemError) else 1) from None
+    # Load the model while the client is still handshaking: the first tool call then answers at full speed.
+    threading.Thread(target=_warm_up, args=(lm,), name="learnmem-warm-up", daemon=True).start()
     build_server(lm).run("stdio")
 
 
