@@ -21,6 +21,19 @@ from learnmem.search import Bm25
 from learnmem.store import Store
 
 
+_MAX_CHUNKS = 16
+
+
+def _vectors(table: pa.Table, dim: int) -> np.ndarray:
+    """The embedding column as an (n, dim) float32 matrix."""
+    flat = pc.list_flatten(table.column("embedding")).to_numpy()
+    return np.ascontiguousarray(flat, dtype=np.float32).reshape(table.num_rows, dim)
+
+
+def _categories(table: pa.Table) -> np.ndarray:
+    return np.asarray(table.column("category").to_pylist(), dtype=object)
+
+
 def iso(moment: datetime) -> str:
     """A stored (naive UTC) timestamp as ISO 8601 with `Z`."""
     return moment.isoformat(timespec="seconds") + "Z"
@@ -29,20 +42,29 @@ def iso(moment: datetime) -> str:
 class MemorySnapshot:
     """The memories at one moment: arrays for ranking, columns for building results."""
 
-    def __init__(self, table: pa.Table, dim: int):
-        self.table = table
+    def __init__(self, table: pa.Table, vectors: np.ndarray, bm25: Bm25, categories: np.ndarray):
+        # Each refresh appends a chunk; folding them keeps per-row access and filters quick.
+        self.table = table.combine_chunks() if table.column("id").num_chunks > _MAX_CHUNKS else table
         self.size = table.num_rows
-        embedding = table.column("embedding").combine_chunks()
-        self.vectors = np.asarray(pc.list_flatten(embedding).to_numpy(), dtype=np.float32).reshape(self.size, dim)
-        self.bm25 = Bm25(table.column("terms"))
+        self.vectors = vectors
+        self.bm25 = bm25
+        self.categories = categories
         self.seq = table.column("seq").to_numpy()
         self.importance = table.column("importance").to_numpy()
-        self.categories = np.asarray(table.column("category").to_pylist(), dtype=object)
         self.max_seq = int(self.seq.max()) if self.size else 0
 
+    @classmethod
+    def from_table(cls, table: pa.Table, dim: int) -> MemorySnapshot:
+        return cls(table, _vectors(table, dim), Bm25(table.column("terms")), _categories(table))
+
     def extended(self, new_rows: pa.Table, dim: int) -> MemorySnapshot:
-        """A snapshot with `new_rows` appended."""
-        return MemorySnapshot(pa.concat_tables([self.table, new_rows]).combine_chunks(), dim)
+        """A snapshot with `new_rows` appended: what was already loaded is reused, not rebuilt."""
+        return MemorySnapshot(
+            pa.concat_tables([self.table, new_rows]),
+            np.vstack([self.vectors, _vectors(new_rows, dim)]),
+            self.bm25.extended(new_rows.column("terms")),
+            np.concatenate([self.categories, _categories(new_rows)]),
+        )
 
     def eligible(self, category: str | None, tags: tuple[str, ...]) -> np.ndarray:
         """Rows of this category (if given) carrying every tag in `tags`."""
@@ -92,7 +114,7 @@ class MemoryIndex:
                     self._signature = signature
                     return self._snapshot
             table = self._load(con, after_seq=0)
-        self._snapshot = MemorySnapshot(table, self.dim)
+        self._snapshot = MemorySnapshot.from_table(table, self.dim)
         self._signature = signature
         return self._snapshot
 

@@ -23,41 +23,78 @@ RRF_K = 60
 CANDIDATES = 50
 
 
-class Bm25:
-    """Okapi BM25 over postings in compressed sparse form (term -> docs, term frequencies)."""
+class _Postings:
+    """One segment's postings in compressed sparse form: term -> (docs, term frequencies)."""
 
-    def __init__(self, term_lists: pa.ListArray | pa.ChunkedArray):
-        if isinstance(term_lists, pa.ChunkedArray):
-            term_lists = term_lists.combine_chunks() if term_lists.num_chunks else pa.array([], pa.list_(pa.string()))
+    def __init__(self, term_lists: pa.ListArray, first_doc: int):
         docs = len(term_lists)
-        flat = pc.list_flatten(term_lists)
         owners = pc.list_parent_indices(term_lists).to_numpy().astype(np.int64)
-        encoded = flat.dictionary_encode()
+        encoded = pc.list_flatten(term_lists).dictionary_encode()
         self.vocabulary = {term: i for i, term in enumerate(encoded.dictionary.to_pylist())}
         term_ids = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
         # One key per (term, doc) pair; np.unique sorts by term, then doc, and counts repeats (tf).
-        keys, frequencies = np.unique(term_ids * max(docs, 1) + owners, return_counts=True)
-        self.post_docs = (keys % max(docs, 1)).astype(np.int64)
-        self.post_tf = frequencies.astype(np.float32)
-        self.offsets = np.searchsorted(keys // max(docs, 1), np.arange(len(self.vocabulary) + 1))
-        lengths = np.bincount(owners, minlength=docs).astype(np.float32)
-        self.docs = docs
-        average = float(lengths.mean()) if docs and lengths.sum() else 1.0
+        stride = max(docs, 1)
+        keys, frequencies = np.unique(term_ids * stride + owners, return_counts=True)
+        self.docs = keys % stride + first_doc
+        self.tf = frequencies.astype(np.float32)
+        self.offsets = np.searchsorted(keys // stride, np.arange(len(self.vocabulary) + 1))
+        self.lengths = np.bincount(owners, minlength=docs).astype(np.float32)
+
+    def postings(self, term: str) -> tuple[np.ndarray, np.ndarray]:
+        term_id = self.vocabulary.get(term)
+        if term_id is None:
+            return _NO_DOCS, _NO_TF
+        start, end = self.offsets[term_id], self.offsets[term_id + 1]
+        return self.docs[start:end], self.tf[start:end]
+
+
+_NO_DOCS = np.zeros(0, dtype=np.int64)
+_NO_TF = np.zeros(0, dtype=np.float32)
+# Appends add small segments; past this many they are merged into one.
+_MAX_SEGMENTS = 8
+
+
+class Bm25:
+    """Okapi BM25 over segments of postings; appending documents adds a segment instead of rebuilding."""
+
+    def __init__(self, term_lists: pa.ListArray | pa.ChunkedArray, _segments: list[_Postings] | None = None):
+        self.term_lists = _as_chunked(term_lists)
+        self.segments = _segments if _segments is not None else [_Postings(self.term_lists.combine_chunks(), 0)]
+        self.docs = len(self.term_lists)
+        lengths = np.concatenate([segment.lengths for segment in self.segments])
+        average = float(lengths.mean()) if self.docs and lengths.sum() else 1.0
         self.length_norm = BM25_K1 * (1 - BM25_B + BM25_B * lengths / average)
+
+    def extended(self, new_term_lists: pa.ListArray | pa.ChunkedArray) -> Bm25:
+        """BM25 over these documents followed by the new ones."""
+        combined = pa.chunked_array(self.term_lists.chunks + _as_chunked(new_term_lists).chunks, self.term_lists.type)
+        if len(self.segments) >= _MAX_SEGMENTS:
+            # Fold the small appended segments into one; rebuild all only once they outgrow a quarter.
+            base = len(self.segments[0].lengths)
+            if (len(combined) - base) * 4 > len(combined):
+                return Bm25(combined)
+            return Bm25(combined, [self.segments[0], _Postings(combined[base:].combine_chunks(), base)])
+        segment = _Postings(_as_chunked(new_term_lists).combine_chunks(), self.docs)
+        return Bm25(combined, [*self.segments, segment])
 
     def scores(self, query_terms: Sequence[str]) -> np.ndarray:
         """BM25 score of every document for the query (0 where no term matches)."""
         scores = np.zeros(self.docs, dtype=np.float32)
         for term in set(query_terms):
-            term_id = self.vocabulary.get(term)
-            if term_id is None:
+            found = [segment.postings(term) for segment in self.segments]
+            docs = np.concatenate([d for d, _ in found])
+            if not len(docs):
                 continue
-            start, end = self.offsets[term_id], self.offsets[term_id + 1]
-            docs, tf = self.post_docs[start:end], self.post_tf[start:end]
-            df = end - start
-            idf = np.log1p((self.docs - df + 0.5) / (df + 0.5))
+            tf = np.concatenate([t for _, t in found])
+            idf = np.log1p((self.docs - len(docs) + 0.5) / (len(docs) + 0.5))
             scores[docs] += idf * tf * (BM25_K1 + 1) / (tf + self.length_norm[docs])
         return scores
+
+
+def _as_chunked(term_lists: pa.ListArray | pa.ChunkedArray) -> pa.ChunkedArray:
+    if isinstance(term_lists, pa.ChunkedArray):
+        return term_lists
+    return pa.chunked_array([term_lists], term_lists.type)
 
 
 @dataclass(frozen=True)
