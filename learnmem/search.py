@@ -3,8 +3,10 @@
 Vector search is exact (a matrix-vector product over every row): at the sizes
 an agent's memory reaches it is a few milliseconds, it filters before ranking,
 and it never goes stale. BM25 runs over postings built with numpy from the
-stored term lists. The two rankings are fused with reciprocal rank fusion;
-ties break by importance, then recency (see README "Retrieval").
+stored term lists. The two are fused by a weighted sum of the cosine and the
+BM25 score normalised by the query's own idf mass ("qnorm", chosen over
+reciprocal rank fusion by measurement: bench/quality/RESULTS.md); exact ties
+break by importance, then recency.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import pyarrow.compute as pc
 BM25_K1 = 1.2
 BM25_B = 0.75
 RRF_K = 60
+# Weight of the cosine in the default fusion; chosen by measurement (bench/quality/RESULTS.md).
+QNORM_ALPHA = 0.9
 # Each ranking contributes this many candidates (or `limit`, if larger) to the fusion.
 CANDIDATES = 50
 
@@ -77,6 +81,15 @@ class Bm25:
         segment = _Postings(_as_chunked(new_term_lists).combine_chunks(), self.docs)
         return Bm25(combined, [*self.segments, segment])
 
+    def document_frequency(self, term: str) -> int:
+        """How many documents contain the term."""
+        return sum(len(segment.postings(term)[0]) for segment in self.segments)
+
+    def idf(self, term: str) -> float:
+        """Okapi idf of a term present in `df` documents: ln(1 + (N - df + 0.5) / (df + 0.5))."""
+        df = self.document_frequency(term)
+        return float(np.log1p((self.docs - df + 0.5) / (df + 0.5)))
+
     def scores(self, query_terms: Sequence[str]) -> np.ndarray:
         """BM25 score of every document for the query (0 where no term matches)."""
         scores = np.zeros(self.docs, dtype=np.float32)
@@ -86,9 +99,18 @@ class Bm25:
             if not len(docs):
                 continue
             tf = np.concatenate([t for _, t in found])
-            idf = np.log1p((self.docs - len(docs) + 0.5) / (len(docs) + 0.5))
-            scores[docs] += idf * tf * (BM25_K1 + 1) / (tf + self.length_norm[docs])
+            scores[docs] += self.idf(term) * tf * (BM25_K1 + 1) / (tf + self.length_norm[docs])
         return scores
+
+    def query_norm(self, query_terms: Sequence[str]) -> float:
+        """Sum of the idf of the query's terms found in the index.
+
+        What a document of average length holding each of them once would
+        score: dividing by it tells how much of the query's rare vocabulary a
+        document holds, unlike dividing by the best score, which gives 1 to a
+        document matching a single name.
+        """
+        return sum(self.idf(term) for term in set(query_terms) if self.document_frequency(term))
 
 
 def _as_chunked(term_lists: pa.ListArray | pa.ChunkedArray) -> pa.ChunkedArray:
@@ -127,34 +149,41 @@ def hybrid_rank(
     limit: int,
     importance: np.ndarray,
     recency: np.ndarray,
-    fusion: str = "rrf",
-    alpha: float = 0.7,
+    fusion: str = "qnorm",
+    alpha: float = QNORM_ALPHA,
 ) -> Ranked:
     """Fuse the vector ranking and the BM25 ranking of the eligible rows.
 
-    fusion "rrf": reciprocal rank fusion (sum of 1 / (60 + rank)).
-    fusion "convex": alpha * cosine + (1 - alpha) * BM25 / best BM25 of the query.
+    Candidates: the best CANDIDATES rows by cosine and the best CANDIDATES with any keyword match.
+    fusion "qnorm" (default): alpha * cosine + (1 - alpha) * min(1, BM25 / the query's BM25 norm).
+    fusion "convex": alpha * cosine + (1 - alpha) * BM25 / the best BM25 of the query.
+    fusion "rrf": reciprocal rank fusion, sum of 1 / (RRF_K + rank).
     fusion "vector" / "keyword": one ranking alone (for measurement).
     `recency` is any number that grows with time (e.g. insertion order); it and
-    `importance` only break ties of the fused score.
+    `importance` only break exact ties of the fused score.
     """
     depth = max(CANDIDATES, limit)
     similarity = vectors @ query_vector
     keyword = bm25.scores(query_terms)
-    by_vector = _top(similarity, eligible, depth) if fusion != "keyword" else np.array([], dtype=np.int64)
-    by_keyword = _top(keyword, eligible & (keyword > 0), depth) if fusion != "vector" else np.array([], dtype=np.int64)
-    fused = np.full(len(vectors), -np.inf)
+    by_vector = _top(similarity, eligible, depth) if fusion != "keyword" else _NO_DOCS
+    by_keyword = _top(keyword, eligible & (keyword > 0), depth) if fusion != "vector" else _NO_DOCS
     chosen = np.union1d(by_vector, by_keyword).astype(np.int64)
-    if fusion == "convex":
+    fused = np.zeros(len(vectors), dtype=np.float64)
+    if fusion == "qnorm":
+        norm = bm25.query_norm(query_terms)
+        keyword_part = np.minimum(1.0, keyword[chosen] / norm) if norm > 0 else 0.0
+        fused[chosen] = alpha * similarity[chosen] + (1 - alpha) * keyword_part
+    elif fusion == "convex":
         best = float(keyword[by_keyword[0]]) if len(by_keyword) else 1.0
         fused[chosen] = alpha * similarity[chosen] + (1 - alpha) * keyword[chosen] / best
+    elif fusion == "rrf":
+        for ranking, values in ((by_vector, similarity), (by_keyword, keyword)):
+            fused[ranking] += 1.0 / (RRF_K + _shared_ranks(values[ranking]))
     elif fusion == "vector":
         fused[chosen] = similarity[chosen]
     elif fusion == "keyword":
         fused[chosen] = keyword[chosen]
     else:
-        fused[chosen] = 0.0
-        for ranking, values in ((by_vector, similarity), (by_keyword, keyword)):
-            fused[ranking] += 1.0 / (RRF_K + _shared_ranks(values[ranking]))
+        raise ValueError(f"fusion: {fusion!r} is not one of: qnorm, convex, rrf, vector, keyword")
     order = np.lexsort((-recency[chosen], -importance[chosen], -fused[chosen]))[:limit]
     return Ranked(rows=chosen[order], scores=fused[chosen[order]])

@@ -272,7 +272,7 @@ def mean(rows: list[dict], metric: str) -> float:
 
 
 def cross_check_library(ds: Dataset, depth: int) -> int:
-    """Compare fuse() with learnmem.search.hybrid_rank for rrf k=60 and convex a=0.7; return mismatches."""
+    """Compare fuse() with learnmem.search.hybrid_rank (its default qnorm, rrf k=60, convex a=0.7); return mismatches."""
     if search.RRF_K != 60 or search.CANDIDATES != depth:
         return -1
     n = len(ds.ids)
@@ -281,10 +281,12 @@ def cross_check_library(ds: Dataset, depth: int) -> int:
     for qi in range(len(ds.queries)):
         sim = ds.vectors @ ds.query_vectors[qi]
         kw = ds.bm25.scores(ds.query_terms[qi])
-        for mine, fusion, alpha in ((("rrf", 60), "rrf", 0.7), (("convex", 0.7), "convex", 0.7)):
+        qnorm = ds.bm25.query_norm(ds.query_terms[qi])
+        default = (("qnorm", search.QNORM_ALPHA), "qnorm", search.QNORM_ALPHA)
+        for mine, fusion, alpha in (default, (("rrf", 60), "rrf", 0.7), (("convex", 0.7), "convex", 0.7)):
             lib = search.hybrid_rank(ds.vectors, ds.bm25, ds.query_vectors[qi], ds.query_terms[qi],
                                      np.ones(n, dtype=bool), 10, imp, rec, fusion=fusion, alpha=alpha)
-            ours = fuse(mine, sim, kw, 0.0, depth)
+            ours = fuse(mine, sim, kw, qnorm, depth)
             mismatches += int(not np.array_equal(np.asarray(lib.rows)[:10], ours))
     return mismatches
 
