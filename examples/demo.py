@@ -31,8 +31,9 @@ QUESTIONS = [
 def real_texts() -> list[dict]:
     """README paragraphs and module docstrings of this checkout, as memory items."""
     items = []
-    for paragraph in re.split(r"\n\s*\n", (ROOT / "README.md").read_text(encoding="utf-8")):
-        text = " ".join(line.strip() for line in paragraph.splitlines() if not line.startswith("```"))
+    # Paragraphs, and each bullet of a list on its own: one idea per memory.
+    for block in re.split(r"\n\s*\n|\n(?=- )", (ROOT / "README.md").read_text(encoding="utf-8")):
+        text = " ".join(line.strip() for line in block.splitlines() if not line.startswith("```"))
         if len(text) > 60 and not text.startswith("|"):
             items.append({"content": text, "category": "fact", "tags": ["readme"]})
     for module in sorted((ROOT / "learnmem").rglob("*.py")):
@@ -61,7 +62,8 @@ def main() -> None:
         hits = lm.retrieve_memories(question, limit=2)
         print(f"\n? {question}   ({(time.perf_counter() - started) * 1000:.0f} ms)")
         for hit in hits:
-            snippet = hit.content if len(hit.content) <= 160 else hit.content[:157] + "..."
+            flat = " ".join(hit.content.split())
+            snippet = flat if len(flat) <= 160 else flat[:157] + "..."
             print(f"  {hit.score:.3f}  [{hit.category}] {snippet}")
     info = lm.info()
     print(f"\n{info.counts['memories']} memories, {info.file_bytes / 1e6:.1f} MB, model {info.embedding_model}")
