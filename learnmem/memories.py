@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from learnmem import keywords, sql, validate
+from learnmem import keywords, passages, sql, validate
 from learnmem.embed import Embedder
 from learnmem.errors import NotFoundError, ValidationError
 from learnmem.memory_index import MemoryIndex, iso
@@ -99,13 +99,13 @@ def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[_Draft]) -> 
         first_by_hash.setdefault(draft.content_hash, position)
     unique = [drafts[p] for p in first_by_hash.values()]
     # Embedding is the slow part: do it before taking the writer lock.
-    vectors = embedder.embed([d.content for d in unique])
+    vectors, passage_vectors = passages.embed_texts(embedder, [d.content for d in unique])
     now = utc_now()
     with store.write() as con:
         rows = con.execute(sql.query("memory_ids_by_hash"), {"hashes": [d.content_hash for d in unique]}).fetchall()
         existing = {digest: (memory_id, created) for digest, memory_id, created in rows}
-        fresh = [(d, v) for d, v in zip(unique, vectors) if d.content_hash not in existing]
-        assigned = {d.content_hash: (new_id(now), now) for d, _ in fresh}
+        fresh = [(d, v, p) for d, v, p in zip(unique, vectors, passage_vectors) if d.content_hash not in existing]
+        assigned = {d.content_hash: (new_id(now), now) for d, _, _ in fresh}
         if fresh:
             con.register("new_memories", _arrow_rows(fresh, assigned, embedder.dim))
             con.execute(sql.query("insert_memories"))
@@ -124,9 +124,13 @@ def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[_Draft]) -> 
     return results
 
 
-def _arrow_rows(fresh: Sequence[tuple[_Draft, np.ndarray]], assigned: dict, dim: int) -> pa.Table:
-    drafts = [d for d, _ in fresh]
-    vectors = np.asarray([v for _, v in fresh], dtype=np.float32).reshape(-1)
+def _arrow_rows(fresh: Sequence[tuple[_Draft, np.ndarray, np.ndarray]], assigned: dict, dim: int) -> pa.Table:
+    drafts = [d for d, _, _ in fresh]
+    vectors = np.asarray([v for _, v, _ in fresh], dtype=np.float32).reshape(-1)
+    passage_counts = np.array([len(p) for _, _, p in fresh], dtype=np.int32)
+    passage_values = np.concatenate([p.reshape(-1) for _, _, p in fresh]).astype(np.float32)
+    passage_vectors = pa.FixedSizeListArray.from_arrays(pa.array(passage_values, pa.float32()), dim)
+    offsets = pa.array(np.concatenate([[0], np.cumsum(passage_counts)]).astype(np.int32))
     return pa.table(
         {
             "id": [assigned[d.content_hash][0] for d in drafts],
@@ -138,6 +142,7 @@ def _arrow_rows(fresh: Sequence[tuple[_Draft, np.ndarray]], assigned: dict, dim:
             "terms": pa.array([keywords.terms(d.content) for d in drafts], pa.list_(pa.string())),
             "created_at": pa.array([assigned[d.content_hash][1] for d in drafts], pa.timestamp("us")),
             "embedding": pa.FixedSizeListArray.from_arrays(pa.array(vectors, pa.float32()), dim),
+            "passages": pa.ListArray.from_arrays(offsets, passage_vectors),
         }
     )
 
@@ -161,9 +166,8 @@ def retrieve_memories(
     if not eligible.any():
         return []
     ranked = hybrid_rank(
-        snapshot.vectors,
+        snapshot.similarity(embedder.embed([query])[0]),
         snapshot.bm25,
-        embedder.embed([query])[0],
         keywords.terms(query),
         eligible,
         limit,

@@ -30,6 +30,27 @@ def _vectors(table: pa.Table, dim: int) -> np.ndarray:
     return np.ascontiguousarray(flat, dtype=np.float32).reshape(table.num_rows, dim)
 
 
+class _Passages:
+    """The passage vectors of long memories and the row each belongs to."""
+
+    def __init__(self, vectors: np.ndarray, owners: np.ndarray):
+        self.vectors = vectors
+        self.owners = owners
+
+    @classmethod
+    def of(cls, table: pa.Table, dim: int, first_row: int) -> _Passages:
+        lists = table.column("passages").combine_chunks()
+        flat = pc.list_flatten(lists)
+        vectors = np.ascontiguousarray(pc.list_flatten(flat).to_numpy(), dtype=np.float32).reshape(len(flat), dim)
+        owners = pc.list_parent_indices(lists).to_numpy()
+        return cls(vectors, owners.astype(np.int64) + first_row)
+
+    def extended(self, other: _Passages) -> _Passages:
+        if not len(other.owners):
+            return self
+        return _Passages(np.vstack([self.vectors, other.vectors]), np.concatenate([self.owners, other.owners]))
+
+
 def _categories(table: pa.Table) -> np.ndarray:
     return np.asarray(table.column("category").to_pylist(), dtype=object)
 
@@ -42,11 +63,12 @@ def iso(moment: datetime) -> str:
 class MemorySnapshot:
     """The memories at one moment: arrays for ranking, columns for building results."""
 
-    def __init__(self, table: pa.Table, vectors: np.ndarray, bm25: Bm25, categories: np.ndarray):
+    def __init__(self, table: pa.Table, vectors: np.ndarray, passages: _Passages, bm25: Bm25, categories: np.ndarray):
         # Each refresh appends a chunk; folding them keeps per-row access and filters quick.
         self.table = table.combine_chunks() if table.column("id").num_chunks > _MAX_CHUNKS else table
         self.size = table.num_rows
         self.vectors = vectors
+        self.passages = passages
         self.bm25 = bm25
         self.categories = categories
         self.seq = table.column("seq").to_numpy()
@@ -55,16 +77,24 @@ class MemorySnapshot:
 
     @classmethod
     def from_table(cls, table: pa.Table, dim: int) -> MemorySnapshot:
-        return cls(table, _vectors(table, dim), Bm25(table.column("terms")), _categories(table))
+        return cls(table, _vectors(table, dim), _Passages.of(table, dim, 0), Bm25(table.column("terms")), _categories(table))
 
     def extended(self, new_rows: pa.Table, dim: int) -> MemorySnapshot:
         """A snapshot with `new_rows` appended: what was already loaded is reused, not rebuilt."""
         return MemorySnapshot(
             pa.concat_tables([self.table, new_rows]),
             np.vstack([self.vectors, _vectors(new_rows, dim)]),
+            self.passages.extended(_Passages.of(new_rows, dim, self.size)),
             self.bm25.extended(new_rows.column("terms")),
             np.concatenate([self.categories, _categories(new_rows)]),
         )
+
+    def similarity(self, query_vector: np.ndarray) -> np.ndarray:
+        """Each memory's cosine to the query: of its best passage when it has several."""
+        scores = self.vectors @ query_vector
+        if len(self.passages.owners):
+            np.maximum.at(scores, self.passages.owners, self.passages.vectors @ query_vector)
+        return scores
 
     def eligible(self, category: str | None, tags: tuple[str, ...]) -> np.ndarray:
         """Rows of this category (if given) carrying every tag in `tags`."""

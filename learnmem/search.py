@@ -141,9 +141,8 @@ def _shared_ranks(descending: np.ndarray) -> np.ndarray:
 
 
 def hybrid_rank(
-    vectors: np.ndarray,
+    similarity: np.ndarray,
     bm25: Bm25,
-    query_vector: np.ndarray,
     query_terms: Sequence[str],
     eligible: np.ndarray,
     limit: int,
@@ -152,7 +151,7 @@ def hybrid_rank(
     fusion: str = "qnorm",
     alpha: float = QNORM_ALPHA,
 ) -> Ranked:
-    """Fuse the vector ranking and the BM25 ranking of the eligible rows.
+    """Fuse the vector ranking (`similarity`: each row's cosine to the query) and the BM25 ranking of the eligible rows.
 
     Candidates: the best CANDIDATES rows by cosine and the best CANDIDATES with any keyword match.
     fusion "qnorm" (default): alpha * cosine + (1 - alpha) * min(1, BM25 / the query's BM25 norm).
@@ -163,12 +162,11 @@ def hybrid_rank(
     `importance` only break exact ties of the fused score.
     """
     depth = max(CANDIDATES, limit)
-    similarity = vectors @ query_vector
     keyword = bm25.scores(query_terms)
     by_vector = _top(similarity, eligible, depth) if fusion != "keyword" else _NO_DOCS
     by_keyword = _top(keyword, eligible & (keyword > 0), depth) if fusion != "vector" else _NO_DOCS
     chosen = np.union1d(by_vector, by_keyword).astype(np.int64)
-    fused = np.zeros(len(vectors), dtype=np.float64)
+    fused = np.zeros(len(similarity), dtype=np.float64)
     if fusion == "qnorm":
         norm = bm25.query_norm(query_terms)
         keyword_part = np.minimum(1.0, keyword[chosen] / norm) if norm > 0 else 0.0

@@ -135,9 +135,8 @@ def test_importance_then_recency_break_ties():
     # Four rows with the same vector and no keyword match: the fused scores tie exactly.
     vectors = np.tile(np.eye(1, 384, dtype=np.float32), (4, 1))
     ranked = search.hybrid_rank(
-        vectors,
+        vectors @ vectors[0],
         search.Bm25(pa.array([["a"], ["b"], ["c"], ["d"]])),
-        vectors[0],
         ["zzz"],
         np.ones(4, dtype=bool),
         limit=4,
@@ -212,3 +211,19 @@ def test_invalid_utf8_is_replaced_not_refused(hashed_lm):
 def test_hashing_embedder_file_is_separate_from_real_model(tmp_path):
     lm = learnmem.open(tmp_path / "h.duckdb", embedder=HashingEmbedder())
     assert lm.store_memory("x", "fact").duplicate is False
+
+
+def test_a_fact_deep_inside_a_long_memory_is_found(lm):
+    filler = " ".join(
+        f"Session note {i}: we reviewed the sprint board, discussed the roadmap and agreed to revisit the backlog."
+        for i in range(40)
+    )
+    long_memory = filler + " Finally, the production database password rotates every 30 days via Vault."
+    assert len(long_memory.split()) > 500  # far past the model's 256-token window
+    stored = lm.store_memory(long_memory, "fact").id
+    lm.store_memory("The staging database is reset every night at 2 am.", "fact")
+    lm.store_memory("Passwords for developer laptops must be at least 14 characters.", "requirement")
+    hits = lm.retrieve_memories("how often is the prod db credential rotated?", limit=3)
+    assert hits[0].id == stored, [h.content[-80:] for h in hits]
+    row = lm.sql("SELECT len(passages) FROM memories WHERE id = $id", {"id": stored}).fetchone()
+    assert row[0] > 3

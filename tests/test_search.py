@@ -48,7 +48,7 @@ def test_filters_apply_before_ranking():
     eligible = np.zeros(1000, dtype=bool)
     eligible[[3, 500, 999]] = True  # 0.3 % of rows pass the filter
     ranked = search.hybrid_rank(
-        vectors, search.Bm25(pa.array([["x"]] * 1000)), vectors[0], ["x"], eligible, 10,
+        vectors @ vectors[0], search.Bm25(pa.array([["x"]] * 1000)), ["x"], eligible, 10,
         importance=np.zeros(1000), recency=np.arange(1000),
     )
     assert sorted(ranked.rows) == [3, 500, 999]

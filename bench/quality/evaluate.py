@@ -284,7 +284,7 @@ def cross_check_library(ds: Dataset, depth: int) -> int:
         qnorm = ds.bm25.query_norm(ds.query_terms[qi])
         default = (("qnorm", search.QNORM_ALPHA), "qnorm", search.QNORM_ALPHA)
         for mine, fusion, alpha in (default, (("rrf", 60), "rrf", 0.7), (("convex", 0.7), "convex", 0.7)):
-            lib = search.hybrid_rank(ds.vectors, ds.bm25, ds.query_vectors[qi], ds.query_terms[qi],
+            lib = search.hybrid_rank(sim, ds.bm25, ds.query_terms[qi],
                                      np.ones(n, dtype=bool), 10, imp, rec, fusion=fusion, alpha=alpha)
             ours = fuse(mine, sim, kw, qnorm, depth)
             mismatches += int(not np.array_equal(np.asarray(lib.rows)[:10], ours))

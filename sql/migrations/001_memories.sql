@@ -20,5 +20,9 @@ CREATE TABLE memories (
     -- The keyword index: stemmed tokens of the content, for BM25.
     terms        VARCHAR[] NOT NULL,
     created_at   TIMESTAMP NOT NULL,
-    embedding    FLOAT[384] NOT NULL
+    -- The normalised mean of the passage vectors: one vector per memory, for SQL users.
+    embedding    FLOAT[384] NOT NULL,
+    -- A text longer than the model's window is embedded in overlapping passages;
+    -- retrieval scores a memory by its best passage. Empty for short texts.
+    passages     FLOAT[384][] NOT NULL
 );

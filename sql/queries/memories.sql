@@ -5,8 +5,8 @@ WHERE content_hash IN (SELECT unnest($hashes::VARCHAR[]));
 
 -- name: insert_memories
 -- new_memories is an Arrow table the caller registers on the connection.
-INSERT INTO memories (id, content, content_hash, category, importance, tags, terms, created_at, embedding)
-SELECT id, content, content_hash, category, importance, tags, terms, created_at, embedding
+INSERT INTO memories (id, content, content_hash, category, importance, tags, terms, created_at, embedding, passages)
+SELECT id, content, content_hash, category, importance, tags, terms, created_at, embedding, passages
 FROM new_memories;
 
 -- name: get_memory
@@ -30,7 +30,7 @@ SELECT count(*) AS rows, coalesce(max(seq), 0) AS max_seq FROM memories;
 
 -- name: load_memories
 -- Everything retrieval needs, for rows inserted after $after_seq.
-SELECT id, seq, content, content_hash, category, importance, tags, terms, created_at, embedding
+SELECT id, seq, content, content_hash, category, importance, tags, terms, created_at, embedding, passages
 FROM memories
 WHERE seq > $after_seq
 ORDER BY seq;
