@@ -153,18 +153,24 @@ class Store:
         """A read-write connection inside one transaction: committed on success, rolled back on error."""
         if self.read_only:
             raise LearnmemError(f"{self.path} was opened read-only: open it with read_only=False to change it")
+        with self._writer() as con:
+            con.begin()
+            try:
+                yield con
+                con.commit()
+            except BaseException:
+                con.rollback()
+                raise
+
+    @contextmanager
+    def _writer(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A read-write connection under both locks, its WAL checkpointed."""
         with self._process_lock, self._writer_lock():
             con = self._connect(read_only=False)
             try:
                 # A WAL left by a crashed writer is replayed at open; fold it into the file now.
                 con.execute(sql.query("checkpoint"))
-                con.begin()
-                try:
-                    yield con
-                    con.commit()
-                except BaseException:
-                    con.rollback()
-                    raise
+                yield con
             finally:
                 con.close()
 
@@ -193,30 +199,25 @@ class Store:
 
     def _prepare(self, embedding_model: str, embedding_dim: int) -> None:
         """Apply pending migrations (one transaction each), refresh views, record meta."""
-        with self._process_lock, self._writer_lock():
-            con = self._connect(read_only=False)
-            try:
-                con.execute(sql.query("checkpoint"))
-                con.execute(sql.query("create_ledger"))
-                applied = {version for (version,) in con.execute(sql.query("applied_migrations")).fetchall()}
-                pending = [m for m in sql.migrations() if m[0] not in applied]
-                for version, name, text in pending:
-                    _apply_migration(con, version, name, text)
-                meta = dict(con.execute(sql.query("get_meta")).fetchall())
-                if pending or meta.get("library_version") != VERSION:
-                    con.begin()
-                    con.execute((sql.sql_dir() / "views.sql").read_text(encoding="utf-8"))
-                    settings = {
-                        "schema_version": str(max(version for version, _, _ in sql.migrations())),
-                        "library_version": VERSION,
-                    }
-                    if "embedding_model" not in meta:
-                        settings |= {"embedding_model": embedding_model, "embedding_dim": str(embedding_dim)}
-                    for key, value in settings.items():
-                        con.execute(sql.query("set_meta"), {"key": key, "value": value})
-                    con.commit()
-            finally:
-                con.close()
+        with self._writer() as con:
+            con.execute(sql.query("create_ledger"))
+            applied = {version for (version,) in con.execute(sql.query("applied_migrations")).fetchall()}
+            pending = [m for m in sql.migrations() if m[0] not in applied]
+            for version, name, text in pending:
+                _apply_migration(con, version, name, text)
+            meta = dict(con.execute(sql.query("get_meta")).fetchall())
+            if pending or meta.get("library_version") != VERSION:
+                con.begin()
+                con.execute((sql.sql_dir() / "views.sql").read_text(encoding="utf-8"))
+                settings = {
+                    "schema_version": str(max(version for version, _, _ in sql.migrations())),
+                    "library_version": VERSION,
+                }
+                if "embedding_model" not in meta:
+                    settings |= {"embedding_model": embedding_model, "embedding_dim": str(embedding_dim)}
+                for key, value in settings.items():
+                    con.execute(sql.query("set_meta"), {"key": key, "value": value})
+                con.commit()
 
     def _read_meta(self) -> dict[str, str]:
         with self.read() as con:
