@@ -140,15 +140,18 @@ def store_learnmem(path: Path, embedder, records: list[dict], batch: int) -> tup
     lm = learnmem.open(path, embedder=embedder)
     ids: list[str] = []
     duplicates = 0
+    batch_s = []
     with Stopwatch() as sw:
         for start in range(0, len(records), batch):
+            t0 = time.perf_counter()
             results = lm.store_memories(records[start : start + batch])
+            batch_s.append(time.perf_counter() - t0)
             ids.extend(r.id for r in results)
             duplicates += sum(r.duplicate for r in results)
     lm.close()
     if duplicates:
         log(f"warning: learnmem reported {duplicates} duplicates")
-    return sw.seconds, ids
+    return sw.seconds, ids, batch_s
 
 
 def measure_real_store(real, records: list[dict], work: Path, batch: int) -> dict:
@@ -156,7 +159,7 @@ def measure_real_store(real, records: list[dict], work: Path, batch: int) -> dic
     path = work / "real-embedder" / "learnmem.duckdb"
     shutil.rmtree(path.parent, ignore_errors=True)
     path.parent.mkdir(parents=True)
-    seconds, _ = store_learnmem(path, real, records, batch)
+    seconds, _, _ = store_learnmem(path, real, records, batch)
     shutil.rmtree(path.parent, ignore_errors=True)
     return {"n": len(records), "seconds": seconds, "per_s": len(records) / seconds}
 
@@ -178,7 +181,9 @@ def store_peer(kind: str, directory: Path, dim: int, ids: np.ndarray, vectors: n
     try:
         while done < n:
             end = min(done + batch, n)
+            t0 = time.perf_counter()
             peer.store(ids[done:end], vectors[done:end], records[done:end])
+            last_batch_per_s = (end - done) / (time.perf_counter() - t0)
             done = end
             elapsed = time.perf_counter() - start
             projected = elapsed / done * n
@@ -188,7 +193,7 @@ def store_peer(kind: str, directory: Path, dim: int, ids: np.ndarray, vectors: n
         seconds = time.perf_counter() - start
     finally:
         peer.close()
-    return {"store_s": seconds, "store_per_s": n / seconds}
+    return {"store_s": seconds, "store_per_s": n / seconds, "last_batch_per_s": last_batch_per_s}
 
 
 # ------------------------------------------------------------------ retrieval
@@ -259,8 +264,9 @@ def run_size(n: int, s: Settings, data: dict, real, work: Path, previous: dict) 
     lm_path = base / "learnmem" / "learnmem.duckdb"
     lm_path.parent.mkdir()
     table = PrecomputedEmbedder(real, texts, vectors)
-    seconds, ids = store_learnmem(lm_path, table, records, s.batch)
-    result["learnmem"].update(store_s=seconds, store_per_s=n / seconds, vector_misses=table.misses)
+    seconds, ids, batch_s = store_learnmem(lm_path, table, records, s.batch)
+    result["learnmem"].update(store_s=seconds, store_per_s=n / seconds, vector_misses=table.misses,
+                              last_batch_per_s=min(s.batch, n) / batch_s[-1])
     if table.misses:
         log(f"warning: learnmem embedded {table.misses} texts not in the vector table: vectors differ from the peers'")
     id_to_index = {memory_id: i for i, memory_id in enumerate(ids)}
