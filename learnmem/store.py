@@ -102,13 +102,18 @@ class Store:
         with _process_locks_guard:
             self._process_lock = _process_locks.setdefault(self.path, threading.RLock())
         self._file_lock = FileLock(str(self.path) + ".lock", timeout=LOCK_DEADLINE_S)
-        if read_only:
-            if not self.path.is_file():
-                raise NotFoundError(f"path: no learnmem file at {self.path} (create it with `learnmem init`, or open it read-write once)")
-        else:
+        if read_only and not self.path.is_file():
+            raise NotFoundError(f"path: no learnmem file at {self.path} (create it with `learnmem init`, or open it read-write once)")
+        # Most opens find the file up to date: a read-only look then suffices, and
+        # does not wait for a notebook that holds the file read-only.
+        meta = self._up_to_date_meta() if self.path.is_file() else None
+        if meta is None:
+            if read_only:
+                raise LearnmemError(f"{self.path} was written by an older learnmem: open it read-write once to upgrade it")
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._prepare(embedding_model, embedding_dim)
-        self.meta = self._read_meta()
+            meta = self._up_to_date_meta()
+        self.meta = meta
 
     # -- connections -------------------------------------------------------
 
@@ -219,9 +224,17 @@ class Store:
                     con.execute(sql.query("set_meta"), {"key": key, "value": value})
                 con.commit()
 
-    def _read_meta(self) -> dict[str, str]:
+    def _up_to_date_meta(self) -> dict[str, str] | None:
+        """The meta table, or None when a migration is pending or another library version wrote the views."""
         with self.read() as con:
-            return dict(con.execute(sql.query("get_meta")).fetchall())
+            try:
+                applied = [version for (version,) in con.execute(sql.query("applied_migrations")).fetchall()]
+                meta = dict(con.execute(sql.query("get_meta")).fetchall())
+            except duckdb.CatalogException:  # a new, empty file
+                return None
+        if applied != [version for version, _, _ in sql.migrations()] or meta.get("library_version") != VERSION:
+            return None
+        return meta
 
     def check_model(self, embedding_model: str, embedding_dim: int) -> None:
         """Refuse to mix vectors of two models in one file."""

@@ -149,3 +149,15 @@ def test_writer_gives_up_with_a_clear_error_when_the_file_stays_locked(hashed_lm
         holder.kill()
         holder.wait()
     assert hashed_lm.info().counts["memories"] == 0
+
+
+def test_opening_an_up_to_date_file_does_not_wait_for_a_foreign_reader(hashed_lm):
+    holder = _hold(hashed_lm.path, 3)
+    try:
+        started = time.monotonic()
+        reopened = learnmem.open(hashed_lm.path, embedder=HashingEmbedder())
+        assert reopened.list_memories() == []  # reading works alongside the other reader
+        assert time.monotonic() - started < 2
+    finally:
+        holder.kill()
+        holder.wait()
