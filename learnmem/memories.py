@@ -40,8 +40,9 @@ MEMORY_CATEGORIES = (
 )
 MAX_CONTENT_CHARS = 10_000
 MAX_LIMIT = 100
-# Stores commit in chunks so that a long import releases the file between them.
-STORE_CHUNK = 256
+# Stores commit in chunks so that a long import releases the file between them
+# (embedding, the slow part, happens outside the writer lock).
+STORE_CHUNK = 1000
 _ROW_KEYS = ("content", "category", "importance", "tags")
 
 
