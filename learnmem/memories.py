@@ -99,14 +99,15 @@ def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[_Draft]) -> 
     for position, draft in enumerate(drafts):
         first_by_hash.setdefault(draft.content_hash, position)
     unique = [drafts[p] for p in first_by_hash.values()]
-    # Embedding is the slow part: do it before taking the writer lock.
+    # Embedding and tokenising are the slow parts: do them before taking the writer lock.
     vectors, passage_vectors = passages.embed_texts(embedder, [d.content for d in unique])
+    term_lists = [keywords.terms(d.content) for d in unique]
     now = utc_now()
     with store.write() as con:
         rows = con.execute(sql.query("memory_ids_by_hash"), {"hashes": [d.content_hash for d in unique]}).fetchall()
         existing = {digest: (memory_id, created) for digest, memory_id, created in rows}
-        fresh = [(d, v, p) for d, v, p in zip(unique, vectors, passage_vectors) if d.content_hash not in existing]
-        assigned = {d.content_hash: (new_id(now), now) for d, _, _ in fresh}
+        fresh = [row for row in zip(unique, vectors, passage_vectors, term_lists) if row[0].content_hash not in existing]
+        assigned = {row[0].content_hash: (new_id(now), now) for row in fresh}
         if fresh:
             con.register("new_memories", _arrow_rows(fresh, assigned, embedder.dim))
             con.execute(sql.query("insert_memories"))
@@ -125,11 +126,12 @@ def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[_Draft]) -> 
     return results
 
 
-def _arrow_rows(fresh: Sequence[tuple[_Draft, np.ndarray, np.ndarray]], assigned: dict, dim: int) -> pa.Table:
-    drafts = [d for d, _, _ in fresh]
-    vectors = np.asarray([v for _, v, _ in fresh], dtype=np.float32).reshape(-1)
-    passage_counts = np.array([len(p) for _, _, p in fresh], dtype=np.int32)
-    passage_values = np.concatenate([p.reshape(-1) for _, _, p in fresh]).astype(np.float32)
+def _arrow_rows(fresh: Sequence[tuple[_Draft, np.ndarray, np.ndarray, list[str]]], assigned: dict, dim: int) -> pa.Table:
+    """The new rows as an Arrow table shaped like `memories` (one insert, no per-row binding)."""
+    drafts = [row[0] for row in fresh]
+    vectors = np.asarray([row[1] for row in fresh], dtype=np.float32).reshape(-1)
+    passage_counts = np.array([len(row[2]) for row in fresh], dtype=np.int32)
+    passage_values = np.concatenate([row[2].reshape(-1) for row in fresh]).astype(np.float32)
     passage_vectors = pa.FixedSizeListArray.from_arrays(pa.array(passage_values, pa.float32()), dim)
     offsets = pa.array(np.concatenate([[0], np.cumsum(passage_counts)]).astype(np.int32))
     return pa.table(
@@ -140,7 +142,7 @@ def _arrow_rows(fresh: Sequence[tuple[_Draft, np.ndarray, np.ndarray]], assigned
             "category": [d.category for d in drafts],
             "importance": pa.array([d.importance for d in drafts], pa.float64()),
             "tags": pa.array([list(d.tags) for d in drafts], pa.list_(pa.string())),
-            "terms": pa.array([keywords.terms(d.content) for d in drafts], pa.list_(pa.string())),
+            "terms": pa.array([row[3] for row in fresh], pa.list_(pa.string())),
             "created_at": pa.array([assigned[d.content_hash][1] for d in drafts], pa.timestamp("us")),
             "embedding": pa.FixedSizeListArray.from_arrays(pa.array(vectors, pa.float32()), dim),
             "passages": pa.ListArray.from_arrays(offsets, passage_vectors),

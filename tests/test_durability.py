@@ -67,3 +67,27 @@ def test_two_processes_storing_at_once_both_succeed(db_path):
     lm = learnmem.open(db_path, embedder=HashingEmbedder())
     assert lm.info().counts["memories"] == 40
     assert {m.id for m in lm.list_memories(limit=100)} == set(ids[0]) | set(ids[1])
+
+
+SAME_TEXTS = textwrap.dedent(
+    """
+    import sys
+    import learnmem
+    from learnmem.embed import HashingEmbedder
+    lm = learnmem.open(sys.argv[1], embedder=HashingEmbedder())
+    for i in range(20):
+        lm.store_memory(f"the same fact number {i}, stored by two agents at once", "fact")
+    print("done", flush=True)
+    """
+)
+
+
+def test_two_processes_storing_the_same_texts_store_each_once(db_path):
+    learnmem.open(db_path, embedder=HashingEmbedder())
+    writers = [
+        subprocess.Popen([sys.executable, "-c", SAME_TEXTS, str(db_path)], stdout=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    assert [w.communicate(timeout=120)[0].strip() for w in writers] == ["done", "done"]
+    lm = learnmem.open(db_path, embedder=HashingEmbedder())
+    assert lm.sql("SELECT count(*), count(DISTINCT content_hash), count(DISTINCT id) FROM memories").fetchone() == (20, 20, 20)
