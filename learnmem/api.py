@@ -22,8 +22,6 @@ from learnmem.records import DeleteResult, Info, Memory, MemoryHit, StoreResult
 from learnmem.store import Store, default_path, project_root
 from learnmem.version import VERSION
 
-EMBEDDING_DIM = 384
-
 
 class Learnmem:
     """One learnmem file. Create it with `learnmem.open()`."""
@@ -39,7 +37,7 @@ class Learnmem:
         self._model_checked = False
         self._embedder_lock = threading.Lock()
         model_name = embedder.name if embedder is not None else DEFAULT_MODEL
-        dim = embedder.dim if embedder is not None else EMBEDDING_DIM
+        dim = embedder.dim if embedder is not None else memories.EMBEDDING_DIM
         self.store = Store(path, read_only=read_only, embedding_model=model_name, embedding_dim=dim)
         self._memory_index = MemoryIndex(self.store, dim)
 
@@ -115,6 +113,17 @@ class Learnmem:
     def delete_memory(self, id: str) -> DeleteResult:  # noqa: A002
         """Delete one memory by id."""
         return memories.delete_memory(self.store, id)
+
+    def reembed(self) -> int:
+        """Embed every memory again with this handle's model and make it the file's model; returns the count.
+
+        The way out of a model mismatch: `learnmem.open(path, embedder=new).reembed()`.
+        """
+        with self._embedder_lock:
+            embedder = self._embedder if self._embedder is not None else load_embedder()
+            count = memories.reembed_memories(self.store, embedder)
+            self._embedder, self._model_checked = embedder, True
+        return count
 
     # -- the file ----------------------------------------------------------
 

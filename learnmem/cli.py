@@ -211,6 +211,22 @@ def cmd_sql(args: argparse.Namespace) -> None:
         print("OK")
 
 
+def cmd_reembed(args: argparse.Namespace) -> None:
+    """Embed every memory again with the current (or given) model."""
+    import learnmem
+    from learnmem.embed import load_embedder
+
+    lm = learnmem.open(args.db, embedder=load_embedder(args.model))
+    if not args.json:
+        print(f"Re-embedding the memories of {lm.path} (this takes ~2 ms per memory)...", file=sys.stderr)
+    count = lm.reembed()
+    info = lm.info()
+    if args.json:
+        _emit_json({"reembedded": count, "embedding_model": info.embedding_model, "embedding_dim": info.embedding_dim})
+    else:
+        print(f"Re-embedded {count} memories with {info.embedding_model} ({info.embedding_dim}-d)")
+
+
 def cmd_info(args: argparse.Namespace) -> None:
     """Describe the database file: where, how big, what model, how many rows."""
     info = _open(args, read_only=True).info()
@@ -268,6 +284,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
     "forget": (cmd_forget, "delete a memory by id"),
     "sql": (cmd_sql, "run a read-only SQL query on the database"),
     "info": (cmd_info, "show the database file, its size, model and row counts"),
+    "reembed": (cmd_reembed, "embed every memory again with the current model (after a model change)"),
 }
 
 
@@ -306,6 +323,9 @@ def build_parser() -> argparse.ArgumentParser:
     memories.add_argument("--offset", type=int, default=0, metavar="N", help="skip N memories (default: 0)")
 
     commands["forget"].add_argument("id", metavar="ID", help="the memory id")
+    commands["reembed"].add_argument(
+        "--model", metavar="PATH", help="model directory or name (default: $LEARNMEM_MODEL, else all-MiniLM-L6-v2)"
+    )
     commands["sql"].add_argument("query", metavar="QUERY", help="a read-only query, e.g. SELECT ... FROM memories")
     return parser
 

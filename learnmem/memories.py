@@ -39,6 +39,8 @@ MEMORY_CATEGORIES = (
     "context",  # background that frames the rest (who, what for) — kept apart from facts to filter it out
 )
 MAX_CONTENT_CHARS = 10_000
+# The width of the embedding columns (sql/migrations/001_memories.sql).
+EMBEDDING_DIM = 384
 MAX_LIMIT = 100
 # Stores commit in chunks so that a long import releases the file between them
 # (embedding, the slow part, happens outside the writer lock).
@@ -129,11 +131,6 @@ def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[_Draft]) -> 
 def _arrow_rows(fresh: Sequence[tuple[_Draft, np.ndarray, np.ndarray, list[str]]], assigned: dict, dim: int) -> pa.Table:
     """The new rows as an Arrow table shaped like `memories` (one insert, no per-row binding)."""
     drafts = [row[0] for row in fresh]
-    vectors = np.asarray([row[1] for row in fresh], dtype=np.float32).reshape(-1)
-    passage_counts = np.array([len(row[2]) for row in fresh], dtype=np.int32)
-    passage_values = np.concatenate([row[2].reshape(-1) for row in fresh]).astype(np.float32)
-    passage_vectors = pa.FixedSizeListArray.from_arrays(pa.array(passage_values, pa.float32()), dim)
-    offsets = pa.array(np.concatenate([[0], np.cumsum(passage_counts)]).astype(np.int32))
     return pa.table(
         {
             "id": [assigned[d.content_hash][0] for d in drafts],
@@ -144,10 +141,23 @@ def _arrow_rows(fresh: Sequence[tuple[_Draft, np.ndarray, np.ndarray, list[str]]
             "tags": pa.array([list(d.tags) for d in drafts], pa.list_(pa.string())),
             "terms": pa.array([row[3] for row in fresh], pa.list_(pa.string())),
             "created_at": pa.array([assigned[d.content_hash][1] for d in drafts], pa.timestamp("us")),
-            "embedding": pa.FixedSizeListArray.from_arrays(pa.array(vectors, pa.float32()), dim),
-            "passages": pa.ListArray.from_arrays(offsets, passage_vectors),
+            "embedding": _fixed_size_lists(np.asarray([row[1] for row in fresh]), dim),
+            "passages": _passage_lists([row[2] for row in fresh], dim),
         }
     )
+
+
+def _fixed_size_lists(vectors: np.ndarray, dim: int) -> pa.FixedSizeListArray:
+    """(n, dim) floats as an Arrow column that DuckDB reads as FLOAT[dim]."""
+    return pa.FixedSizeListArray.from_arrays(pa.array(np.asarray(vectors, dtype=np.float32).reshape(-1)), dim)
+
+
+def _passage_lists(per_row: Sequence[np.ndarray], dim: int) -> pa.ListArray:
+    """One (k, dim) block per row as an Arrow column that DuckDB reads as FLOAT[dim][]."""
+    counts = np.array([len(block) for block in per_row], dtype=np.int32)
+    offsets = pa.array(np.concatenate([[0], np.cumsum(counts)]).astype(np.int32))
+    values = np.concatenate([block.reshape(-1) for block in per_row]) if per_row else np.zeros(0)
+    return pa.ListArray.from_arrays(offsets, _fixed_size_lists(values.reshape(-1, dim), dim))
 
 
 def retrieve_memories(
@@ -218,6 +228,37 @@ def delete_memory(store: Store, memory_id: str) -> DeleteResult:
     memory_id = _memory_id(memory_id)
     with store.write() as con:
         deleted = con.execute(sql.query("delete_memory"), {"id": memory_id}).fetchall()
+        con.execute(sql.query("count_rewrite"))
     if not deleted:
         raise NotFoundError(f"id: no memory {memory_id!r} (list_memories shows the ids)")
     return DeleteResult(memory_id, True)
+
+
+def reembed_memories(store: Store, embedder: Embedder) -> int:
+    """Embed every memory again with `embedder` and record it as the file's model; returns the count.
+
+    All vectors are computed first and written in one transaction, so an
+    interrupted run leaves the file as it was.
+    """
+    if embedder.dim != EMBEDDING_DIM:
+        raise ValidationError(f"model: {embedder.name!r} gives {embedder.dim}-d vectors; the file stores {EMBEDDING_DIM}-d")
+    with store.read() as con:
+        rows = con.execute(sql.query("memory_texts")).fetchall()
+    vectors, passage_vectors = passages.embed_texts(embedder, [content for _, content in rows])
+    table = pa.table(
+        {
+            "id": [memory_id for memory_id, _ in rows],
+            "embedding": _fixed_size_lists(vectors, embedder.dim),
+            "passages": _passage_lists(passage_vectors, embedder.dim),
+        }
+    )
+    with store.write() as con:
+        if rows:
+            con.register("new_vectors", table)
+            con.execute(sql.query("update_embeddings"))
+            con.unregister("new_vectors")
+        con.execute(sql.query("count_rewrite"))
+        for key, value in (("embedding_model", embedder.name), ("embedding_dim", str(embedder.dim))):
+            con.execute(sql.query("set_meta"), {"key": key, "value": value})
+    store.meta |= {"embedding_model": embedder.name, "embedding_dim": str(embedder.dim)}
+    return len(rows)

@@ -123,6 +123,7 @@ class MemoryIndex:
         self.dim = dim
         self._snapshot: MemorySnapshot | None = None
         self._signature: tuple | None = None
+        self._rewrites: str | None = None
         self._lock = threading.Lock()
 
     def snapshot(self) -> MemorySnapshot:
@@ -135,9 +136,9 @@ class MemoryIndex:
         if self._snapshot is not None and signature == self._signature:
             return self._snapshot
         with self.store.read() as con:
-            rows, max_seq = con.execute(sql.query("memory_stats")).fetchone()
+            rows, max_seq, rewrites = con.execute(sql.query("memory_stats")).fetchone()
             current = self._snapshot
-            if current is not None and max_seq >= current.max_seq:
+            if current is not None and rewrites == self._rewrites and max_seq >= current.max_seq:
                 new_rows = self._load(con, after_seq=current.max_seq)
                 if current.size + new_rows.num_rows == rows:
                     self._snapshot = current.extended(new_rows, self.dim) if new_rows.num_rows else current
@@ -145,7 +146,7 @@ class MemoryIndex:
                     return self._snapshot
             table = self._load(con, after_seq=0)
         self._snapshot = MemorySnapshot.from_table(table, self.dim)
-        self._signature = signature
+        self._signature, self._rewrites = signature, rewrites
         return self._snapshot
 
     @staticmethod

@@ -206,3 +206,12 @@ def test_every_subcommand_is_documented_in_readme() -> None:
     readme = readme_path.read_text(encoding="utf-8")
     missing = [name for name in _subcommands() if f"learnmem {name}" not in readme]
     assert not missing, f"README.md does not document: {', '.join('learnmem ' + m for m in missing)}"
+
+
+def test_reembed_command_moves_the_file_to_the_current_model(tmp_path):
+    import learnmem
+    from learnmem.embed import HashingEmbedder
+
+    db = tmp_path / "moved.duckdb"
+    learnmem.open(db, embedder=HashingEmbedder()).store_memory("Deploys happen on Tuesdays.", "fact")
+    assert _json("reembed", "--db", str(db)) == {"reembedded": 1, "embedding_model": "all-MiniLM-L6-v2", "embedding_dim": 384}

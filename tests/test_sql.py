@@ -30,9 +30,10 @@ def test_migrations_are_numbered_in_order_without_gaps():
 
 def test_every_named_query_prepares_on_a_migrated_file(hashed_lm):
     con = duckdb.connect(str(hashed_lm.path))
-    # insert_memories reads an Arrow table the caller registers: give it one of the right shape.
+    # insert_memories and update_embeddings read Arrow tables the caller registers: give them ones of the right shape.
     empty = con.execute("SELECT * EXCLUDE (seq) FROM memories LIMIT 0").to_arrow_table()
     con.register("new_memories", pa.Table.from_batches([], empty.schema))
+    con.register("new_vectors", pa.Table.from_batches([], empty.select(["id", "embedding", "passages"]).schema))
     failures = {}
     for name, text in sql.queries().items():
         if name == "load_extension":

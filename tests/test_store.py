@@ -161,3 +161,18 @@ def test_opening_an_up_to_date_file_does_not_wait_for_a_foreign_reader(hashed_lm
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_reembed_moves_a_file_to_another_model(db_path, embedder):
+    hashed = learnmem.open(db_path, embedder=HashingEmbedder())
+    hashed.store_memory("The staging database is reset every night.", "fact")
+    hashed.store_memory("Use ruff, not black.", "preference")
+    assert hashed.retrieve_memories("formatter")  # snapshot loaded with the old vectors
+    other = learnmem.open(db_path, embedder=embedder)
+    with pytest.raises(ModelMismatchError):
+        other.retrieve_memories("which formatter do we use?")
+    assert other.reembed() == 2
+    assert other.info().embedding_model == embedder.name
+    assert other.retrieve_memories("which formatter do we use?", limit=1)[0].content == "Use ruff, not black."
+    with pytest.raises(ModelMismatchError):  # the old model is now the stranger
+        learnmem.open(db_path, embedder=HashingEmbedder()).retrieve_memories("formatter")

@@ -26,7 +26,25 @@ LIMIT $limit OFFSET $offset;
 DELETE FROM memories WHERE id = $id RETURNING id;
 
 -- name: memory_stats
-SELECT count(*) AS rows, coalesce(max(seq), 0) AS max_seq FROM memories;
+-- rewrites counts deletes and updates: a snapshot that saw another count reloads whole.
+SELECT count(*) AS rows,
+       coalesce(max(seq), 0) AS max_seq,
+       (SELECT coalesce(max(value), '0') FROM meta WHERE key = 'rewrites') AS rewrites
+FROM memories;
+
+-- name: count_rewrite
+INSERT INTO meta (key, value) VALUES ('rewrites', '1')
+ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(meta.value AS BIGINT) + 1 AS VARCHAR);
+
+-- name: memory_texts
+SELECT id, content FROM memories ORDER BY seq;
+
+-- name: update_embeddings
+-- new_vectors is an Arrow table (id, embedding, passages) the caller registers.
+UPDATE memories
+SET embedding = new_vectors.embedding, passages = new_vectors.passages
+FROM new_vectors
+WHERE memories.id = new_vectors.id;
 
 -- name: load_memories
 -- Everything retrieval needs, for rows inserted after $after_seq.
