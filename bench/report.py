@@ -124,6 +124,20 @@ def _warm(results: dict) -> str:
                    "open ms", "first query ms"], rows)
 
 
+def _search_only(results: dict) -> str:
+    rows = []
+    for n, per in results["sizes"].items():
+        lm = per.get("learnmem", {})
+        for name in _systems(per):
+            x = per[name]
+            if "search_p50_ms" not in x:
+                continue
+            ratio = "" if name == "learnmem" else _ratio(x["search_p95_ms"], lm.get("search_p95_ms"))
+            rows.append([_size(int(n)), LABELS[name], _num(x["search_p50_ms"], 2), _num(x["search_p95_ms"], 2),
+                         f"{x['search_recall']:.3f}", ratio])
+    return _table(["size", "system", "p50 ms", "p95 ms", "recall@10 vs exact", "p95 peer/lm"], rows)
+
+
 def _cold(results: dict) -> str:
     rows = []
     for n, per in results["sizes"].items():
@@ -190,6 +204,10 @@ def render(results: dict) -> str:
         "Every system's time includes embedding the query; the *query embedding alone* row is that embedding "
         "timed in the same rotation, so the search part is roughly the difference.",
         _warm(results),
+        "## Retrieve, warm, search only (query vector given)",
+        "The same rotation with the query already embedded: each system's own search cost. learnmem still "
+        "runs its whole hybrid path (vector scan, BM25, fusion, filters, result rows); only the model call is gone.",
+        _search_only(results),
         "## Retrieve, cold process",
         _cold(results),
         "## Size on disk",

@@ -235,6 +235,32 @@ def warm_retrieval(systems: dict, queries: list, warmup: list, exact: np.ndarray
     return out
 
 
+def search_only(lm_path: Path, id_to_index: dict, base: Path, active: list, real, texts, vectors, data: dict,
+                exact) -> dict:
+    """The same warm rotation with the query vector given: what each system's search itself costs.
+
+    learnmem gets the query vector through its embedder interface (a table
+    look-up, microseconds); the peers get it as an argument.
+    """
+    import learnmem
+
+    query_text = [q.text for q in data["queries"] + data["warmup"]]
+    query_rows = np.vstack([data["query_vectors"], real.embed([q.text for q in data["warmup"]])])
+    lookup = PrecomputedEmbedder(real, list(texts) + query_text, np.vstack([vectors, query_rows]))
+    vector_of = dict(zip(query_text, query_rows))
+    lm = learnmem.open(lm_path, embedder=lookup)
+    systems = {"learnmem": lambda q: [id_to_index[h.id] for h in lm.retrieve_memories(q, limit=K)]}
+    handles = {kind: open_peer(kind, base / kind, dim=vectors.shape[1], create=False) for kind in active}
+    for kind, handle in handles.items():
+        systems[kind] = (lambda p: lambda q: [r["id"] for r in p.search(vector_of[q], K)])(handle)
+    try:
+        return warm_retrieval(systems, data["queries"], data["warmup"], exact)
+    finally:
+        lm.close()
+        for handle in handles.values():
+            handle.close()
+
+
 def cold_retrieval(paths: dict, queries: list, runs: int) -> dict:
     """Median phases of `runs` fresh processes per system (each asks a different query)."""
     out = {}
@@ -305,6 +331,9 @@ def run_size(n: int, s: Settings, data: dict, real, work: Path, previous: dict) 
             handle.close()
     for name, numbers in warm.items():
         result.setdefault(name, {}).update(numbers)
+    log(f"n={n}: warm retrieval, search only (query vector given)")
+    for name, numbers in search_only(lm_path, id_to_index, base, active, real, texts, vectors, data, exact).items():
+        result[name].update({f"search_{key}": value for key, value in numbers.items()})
 
     # -- size on disk, everything closed
     result["learnmem"]["disk_bytes"] = _learnmem_bytes(lm_path)
