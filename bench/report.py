@@ -120,6 +120,9 @@ def _warm(results: dict) -> str:
                 continue
             rows.append([_size(int(n)), LABELS[name], _num(x["p50_ms"], 2), _num(x["p95_ms"], 2),
                          f"{x['recall']:.3f}", f"{x['target_hit']:.2f}", _num(x["open_ms"]), _num(x["first_query_ms"])])
+            if "alone_p50_ms" in x:
+                rows.append([_size(int(n)), f"{LABELS[name]}, alone", _num(x["alone_p50_ms"], 2),
+                             _num(x["alone_p95_ms"], 2), "", "", "", ""])
     return _table(["size", "system", "p50 ms", "p95 ms", "recall@10 vs exact", "target hit@10",
                    "open ms", "first query ms"], rows)
 
@@ -202,7 +205,9 @@ def render(results: dict) -> str:
         _store(results),
         "## Retrieve, warm (long-lived process, query embedding included)",
         "Every system's time includes embedding the query; the *query embedding alone* row is that embedding "
-        "timed in the same rotation, so the search part is roughly the difference.",
+        "timed in the same rotation, so the search part is roughly the difference. The *alone* row runs the same "
+        "queries through learnmem with no peer in the rotation: the peers' BLAS threads keep spinning after "
+        "their searches and slow whatever runs next, the query embedding most of all.",
         _warm(results),
         "## Retrieve, warm, search only (query vector given)",
         "The same rotation with the query already embedded: each system's own search cost. learnmem still "

@@ -325,6 +325,10 @@ def run_size(n: int, s: Settings, data: dict, real, work: Path, previous: dict) 
     systems["embed-only"] = lambda q: (real.embed([q]), [])[1]
     try:
         warm = warm_retrieval(systems, data["queries"], data["warmup"], exact)
+        # learnmem on its own: the peers' BLAS threads keep spinning after their searches and
+        # slow whatever runs next in the shared rotation (the embedding most of all).
+        alone = warm_retrieval({"learnmem": systems["learnmem"]}, data["queries"], data["warmup"], exact)["learnmem"]
+        warm["learnmem"] |= {"alone_p50_ms": alone["p50_ms"], "alone_p95_ms": alone["p95_ms"]}
     finally:
         lm.close()
         for handle in handles.values():
