@@ -3,7 +3,8 @@
 Loading every vector once and keeping it makes a warm query a matrix-vector
 product instead of a file open (~10 ms) plus a scan. The snapshot is refreshed
 when the file's size/mtime signature changes: new rows (higher `seq`) are
-appended; anything else (a delete) reloads it whole.
+appended; after a delete or an update (counted in `meta` as rewrites) it is
+reloaded whole.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from learnmem.records import Memory
 from learnmem.search import Bm25
 from learnmem.store import Store
 
-
 _MAX_CHUNKS = 16
 
 
@@ -34,7 +34,7 @@ def _blas_controller() -> ThreadpoolController:
 def _one_blas_thread():
     """A matrix-vector product gains nothing from BLAS threads, and their busy-waiting after
     the call starves the embedding model's threads on a small machine: retrieve p95 at 10k
-    memories went from ~16 ms to ~6 ms on 2 cores with one BLAS thread."""
+    memories went from ~16 ms to ~5 ms on 2 cores with one BLAS thread."""
     return _blas_controller().limit(limits=1, user_api="blas")
 
 
