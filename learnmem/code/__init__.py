@@ -1,0 +1,1 @@
+"""Code intelligence: tree-sitter code units, the call graph, incremental indexing, code search."""
