@@ -32,9 +32,23 @@ def _units(root, source: bytes) -> list[Unit]:
                 superclasses = child.child_by_field_name("superclasses")
                 if superclasses is not None:
                     bases = tuple(c.text.decode() for c in superclasses.named_children)
-                unit_type = "class" if is_class else ("method" if in_class else "function")
-                units.append(Unit(name, ".".join(qualified), unit_type, "", "", "",
-                                  child.start_point[0] + 1, child.end_point[0] + 1, 1, bases))
+                unit_type = (
+                    "class" if is_class else ("method" if in_class else "function")
+                )
+                units.append(
+                    Unit(
+                        name,
+                        ".".join(qualified),
+                        unit_type,
+                        "",
+                        "",
+                        "",
+                        child.start_point[0] + 1,
+                        child.end_point[0] + 1,
+                        1,
+                        bases,
+                    )
+                )
                 visit(child.child_by_field_name("body"), qualified, is_class)
             else:
                 visit(child, prefix, in_class)
@@ -65,15 +79,25 @@ def project(files: dict[str, str]) -> list[ParsedFile]:
 
 def edges(files: dict[str, str]) -> set[tuple]:
     """(caller module, caller, callee as written, callee module, callee qualified name)."""
-    return {(e.caller_module, e.caller_qualified_name, e.callee_name, e.callee_module, e.callee_qualified_name)
-            for e in resolve_calls(project(files))}
+    return {
+        (
+            e.caller_module,
+            e.caller_qualified_name,
+            e.callee_name,
+            e.callee_module,
+            e.callee_qualified_name,
+        )
+        for e in resolve_calls(project(files))
+    }
 
 
 # ---------------------------------------------------------------- pycalls
 
 
 def test_call_sites_callers_and_callee_texts():
-    parsed = parse("m.py", """\
+    parsed = parse(
+        "m.py",
+        """\
         import os
         print("top")
         @decorate(1)
@@ -89,11 +113,17 @@ def test_call_sites_callers_and_callee_texts():
             attr = field()
             def m(self):
                 return self.n()
-        """)
+        """,
+    )
     seen = [(c.caller, c.callee, c.name, c.line) for c in parsed.calls]
     assert seen == [
         ("", "print", "print", 2),
-        ("", "decorate", "decorate", 3),  # decorators and defaults run in the enclosing scope
+        (
+            "",
+            "decorate",
+            "decorate",
+            3,
+        ),  # decorators and defaults run in the enclosing scope
         ("", "default", "default", 4),
         ("f", "g", "g", 5),
         ("f", "self.a.b", "b", 6),
@@ -107,7 +137,9 @@ def test_call_sites_callers_and_callee_texts():
 
 
 def test_receiver_types_follow_assignments_in_the_same_scope():
-    parsed = parse("m.py", """\
+    parsed = parse(
+        "m.py",
+        """\
         x = Foo(1)
         x.run()
         def f():
@@ -121,13 +153,26 @@ def test_receiver_types_follow_assignments_in_the_same_scope():
             z = Baz()
             for z in items:
                 z.go()
-        """)
-    seen = [(c.callee, c.receiver_type) for c in parsed.calls if c.callee.endswith((".run", ".go"))]
-    assert seen == [("x.run", "Foo"), ("x.run", ""), ("y.go", "mod.Bar"), ("y.go", "make"), ("z.go", "")]
+        """,
+    )
+    seen = [
+        (c.callee, c.receiver_type)
+        for c in parsed.calls
+        if c.callee.endswith((".run", ".go"))
+    ]
+    assert seen == [
+        ("x.run", "Foo"),
+        ("x.run", ""),
+        ("y.go", "mod.Bar"),
+        ("y.go", "make"),
+        ("z.go", "?"),
+    ]
 
 
 def test_imports_absolute_relative_aliased_and_local():
-    parsed = parse("pkg/sub/mod.py", """\
+    parsed = parse(
+        "pkg/sub/mod.py",
+        """\
         import a.b as c
         import d.e
         from . import x
@@ -136,7 +181,8 @@ def test_imports_absolute_relative_aliased_and_local():
         from m import *
         def fn():
             from ..other import k
-        """)
+        """,
+    )
     assert parsed.imports == [
         Import("c", "a.b", "", 1),
         Import("d", "d", "", 2),
@@ -156,7 +202,9 @@ def test_imports_absolute_relative_aliased_and_local():
 
 
 def test_same_scope_nested_and_module_level_calls():
-    got = edges({"app.py": """\
+    got = edges(
+        {
+            "app.py": """\
         def helper():
             pass
         def outer():
@@ -165,7 +213,9 @@ def test_same_scope_nested_and_module_level_calls():
             inner()
             return len([])
         outer()
-        """})
+        """
+        }
+    )
     assert got == {
         ("app", "outer.inner", "helper", "app", "helper"),
         ("app", "outer", "inner", "app", "outer.inner"),
@@ -175,12 +225,14 @@ def test_same_scope_nested_and_module_level_calls():
 
 
 def test_same_named_functions_in_two_modules_are_not_confused():
-    got = edges({
-        "a.py": "def load():\n    pass\ndef run():\n    load()\n",
-        "b.py": "def load():\n    pass\ndef run():\n    load()\n",
-        "c.py": "from b import load\ndef go():\n    load()\n",
-        "d.py": "def go():\n    load()\n",  # no import: a bare name must not match another module
-    })
+    got = edges(
+        {
+            "a.py": "def load():\n    pass\ndef run():\n    load()\n",
+            "b.py": "def load():\n    pass\ndef run():\n    load()\n",
+            "c.py": "from b import load\ndef go():\n    load()\n",
+            "d.py": "def go():\n    load()\n",  # no import: a bare name must not match another module
+        }
+    )
     assert got == {
         ("a", "run", "load", "a", "load"),
         ("b", "run", "load", "b", "load"),
@@ -190,19 +242,20 @@ def test_same_named_functions_in_two_modules_are_not_confused():
 
 
 def test_imports_aliases_relative_and_init_reexports():
-    got = edges({
-        "pkg/__init__.py": "from .core import load\nfrom . import util\n",
-        "pkg/core.py": "def load():\n    pass\n",
-        "pkg/util.py": "def tidy():\n    pass\n",
-        "pkg/sub/__init__.py": "",
-        "pkg/sub/deep.py": """\
+    got = edges(
+        {
+            "pkg/__init__.py": "from .core import load\nfrom . import util\n",
+            "pkg/core.py": "def load():\n    pass\n",
+            "pkg/util.py": "def tidy():\n    pass\n",
+            "pkg/sub/__init__.py": "",
+            "pkg/sub/deep.py": """\
             from .. import load as ld
             from ..util import tidy
             def run():
                 ld()
                 tidy()
             """,
-        "main.py": """\
+            "main.py": """\
             import pkg
             import pkg.core as pc
             import pkg.util
@@ -216,7 +269,8 @@ def test_imports_aliases_relative_and_init_reexports():
                 u.tidy()
                 json.dumps({})
             """,
-    })
+        }
+    )
     assert got == {
         ("pkg.sub.deep", "run", "ld", "pkg.core", "load"),
         ("pkg.sub.deep", "run", "tidy", "pkg.util", "tidy"),
@@ -230,8 +284,9 @@ def test_imports_aliases_relative_and_init_reexports():
 
 
 def test_self_cls_super_and_inheritance_across_modules():
-    got = edges({
-        "base.py": """\
+    got = edges(
+        {
+            "base.py": """\
             class Base:
                 def __init__(self):
                     self.setup()
@@ -240,7 +295,7 @@ def test_self_cls_super_and_inheritance_across_modules():
                 def save(self):
                     pass
             """,
-        "child.py": """\
+            "child.py": """\
             from base import Base
             class Child(Base):
                 def __init__(self):
@@ -256,7 +311,8 @@ def test_self_cls_super_and_inheritance_across_modules():
                 def build(cls):
                     return cls()
             """,
-    })
+        }
+    )
     assert got == {
         ("base", "Base.__init__", "self.setup", "base", "Base.setup"),
         ("child", "Child.__init__", "super().__init__", "base", "Base.__init__"),
@@ -264,13 +320,20 @@ def test_self_cls_super_and_inheritance_across_modules():
         ("child", "Child.__init__", "self.missing", None, None),
         ("child", "Child.setup", "super().setup", "base", "Base.setup"),
         ("child", "Child.make", "cls.build", "child", "Child.build"),
-        ("child", "Child.build", "cls", None, None),  # cls() alone: the subclass is unknown
+        (
+            "child",
+            "Child.build",
+            "cls",
+            None,
+            None,
+        ),  # cls() alone: the subclass is unknown
     }
 
 
 def test_constructors_and_methods_on_local_objects():
-    got = edges({
-        "shapes.py": """\
+    got = edges(
+        {
+            "shapes.py": """\
             class WithInit:
                 def __init__(self):
                     pass
@@ -282,7 +345,7 @@ def test_constructors_and_methods_on_local_objects():
             class Derived(WithInit):
                 pass
             """,
-        "use.py": """\
+            "use.py": """\
             import shapes
             from shapes import NoInit
             def build():
@@ -294,7 +357,8 @@ def test_constructors_and_methods_on_local_objects():
                 c.area()
                 b.nothing()
             """,
-    })
+        }
+    )
     assert got == {
         ("use", "build", "shapes.WithInit", "shapes", "WithInit.__init__"),
         ("use", "build", "NoInit", "shapes", "NoInit"),
@@ -307,10 +371,11 @@ def test_constructors_and_methods_on_local_objects():
 
 
 def test_local_imports_shadowing_and_ambiguity_stay_conservative():
-    got = edges({
-        "lib.py": "def f():\n    pass\n",
-        "other.py": "def f():\n    pass\n",
-        "app.py": """\
+    got = edges(
+        {
+            "lib.py": "def f():\n    pass\n",
+            "other.py": "def f():\n    pass\n",
+            "app.py": """\
             from other import f
             def local_import():
                 from lib import f
@@ -323,18 +388,64 @@ def test_local_imports_shadowing_and_ambiguity_stay_conservative():
                 from other import g
             g()
             """,
-    })
+        }
+    )
     assert got == {
         ("app", "local_import", "f", "lib", "f"),
         ("app", "uses_module_level", "f", "other", "f"),
-        ("app", "", "g", None, None),  # bound to two different things: unknowable statically
+        (
+            "app",
+            "",
+            "g",
+            None,
+            None,
+        ),  # bound to two different things: unknowable statically
+    }
+
+
+def test_parameters_and_local_variables_shadow_defs_and_imports():
+    got = edges(
+        {
+            "pkg/__init__.py": "",
+            "pkg/config.py": "def get():\n    pass\ndef load():\n    pass\n",
+            "app.py": """\
+            from pkg import config
+            def callback():
+                pass
+            def run(callback, items):
+                callback()
+                config.get()
+                for config in items:
+                    config.get()
+            def other():
+                config = config.load()
+                config.get()
+            def again():
+                config.get()
+            """,
+        }
+    )
+    assert got == {
+        ("app", "run", "callback", None, None),  # the parameter, not the module's def
+        ("app", "run", "config.get", "pkg.config", "get"),
+        ("app", "run", "config.get", None, None),  # after the loop rebound it
+        (
+            "app",
+            "other",
+            "config.load",
+            "pkg.config",
+            "load",
+        ),  # seen before the binding (sequential)
+        ("app", "other", "config.get", None, None),
+        ("app", "again", "config.get", "pkg.config", "get"),
     }
 
 
 def test_star_imports_and_class_body_scoping():
-    got = edges({
-        "tools.py": "def helper():\n    pass\ndef _private():\n    pass\n",
-        "app.py": """\
+    got = edges(
+        {
+            "tools.py": "def helper():\n    pass\ndef _private():\n    pass\n",
+            "app.py": """\
             from tools import *
             class K:
                 def m(self):
@@ -344,9 +455,16 @@ def test_star_imports_and_class_body_scoping():
                     helper()
                     _private()
             """,
-    })
+        }
+    )
     assert got == {
-        ("app", "K.n", "m", None, None),  # class attributes are not in scope inside methods
+        (
+            "app",
+            "K.n",
+            "m",
+            None,
+            None,
+        ),  # class attributes are not in scope inside methods
         ("app", "K.n", "helper", "tools", "helper"),
         ("app", "K.n", "_private", None, None),
     }
@@ -361,7 +479,10 @@ def test_unresolved_edges_keep_the_callee_and_null_columns():
 
 
 def _real_package(name: str) -> list[ParsedFile]:
-    site = next(Path(__file__).resolve().parents[1].glob(".venv/lib/python3*/site-packages"), None)
+    site = next(
+        Path(__file__).resolve().parents[1].glob(".venv/lib/python3*/site-packages"),
+        None,
+    )
     if site is None or not (site / name).is_dir():
         pytest.skip(f"{name} not installed in .venv")
     files = []
@@ -385,5 +506,9 @@ def test_real_package_edges_point_at_existing_units(package):
         callee = units[(edge.callee_module, edge.callee_qualified_name)]
         written = edge.callee_name.rpartition(".")[2]
         is_constructor = callee.name == "__init__" or callee.unit_type == "class"
-        assert callee.name == written or is_constructor or "." not in edge.callee_name, edge
-    print(f"{package}: {len(resolved)}/{len(found)} call sites resolved ({len(resolved) / len(found):.0%})")
+        assert (
+            callee.name == written or is_constructor or "." not in edge.callee_name
+        ), edge
+    print(
+        f"{package}: {len(resolved)}/{len(found)} call sites resolved ({len(resolved) / len(found):.0%})"
+    )

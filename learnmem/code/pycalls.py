@@ -29,8 +29,13 @@ class _Walk:
     spans: list[tuple[int, int, str]]  # (start, end, qualified_name) of def/class units
     calls: list[CallSite] = field(default_factory=list)
     imports: list[Import] = field(default_factory=list)
-    # scope (qualified name) -> local variable -> constructor expression, "" once reassigned otherwise
+    # scope (qualified name) -> local variable -> constructor expression, "" when of unknown type
     receivers: dict[str, dict[str, str]] = field(default_factory=dict)
+
+
+# CallSite.receiver_type for a call through a local variable (or parameter) of unknown type:
+# the name shadows any def or import of the same name, so resolution must not look further.
+UNKNOWN_RECEIVER = "?"
 
 
 def python_calls_and_imports(
@@ -55,16 +60,27 @@ def _visit(walk: _Walk, node, scope: tuple[str, ...]) -> None:
     if kind == "call":
         _visit_children(walk, node, scope)
         # `super()` in `super().m()` is part of the callee text, not a call worth an edge.
-        if not (_is_super_call(walk, node) and node.parent is not None and node.parent.type == "attribute"):
+        if not (
+            _is_super_call(walk, node)
+            and node.parent is not None
+            and node.parent.type == "attribute"
+        ):
             walk.calls.append(_call_site(walk, node, scope))
         return
     if kind in _SCOPE_NODES:
         _visit_scope(walk, node, scope)
         return
-    if kind == "import_statement":
-        walk.imports.extend(_plain_imports(node))
-    elif kind == "import_from_statement":
-        walk.imports.extend(_from_imports(walk, node))
+    if kind in ("import_statement", "import_from_statement"):
+        found = (
+            _plain_imports(node)
+            if kind == "import_statement"
+            else _from_imports(walk, node)
+        )
+        walk.imports.extend(found)
+        _unbind_imports(walk, found, scope)
+    elif kind == "global_statement" or kind == "nonlocal_statement":
+        for child in node.named_children:
+            _unbind(walk, scope, _text(walk, child))
     elif kind in ("assignment", "named_expression"):
         # The right side runs before the binding: `x = x.m()` uses the old x.
         _visit_children(walk, node, scope)
@@ -84,11 +100,15 @@ def _visit_scope(walk: _Walk, node, scope: tuple[str, ...]) -> None:
     """A def/class: decorators, defaults and bases run in the outer scope, the body in its own."""
     name_node = node.child_by_field_name("name")
     inner = scope + (_text(walk, name_node),) if name_node is not None else scope
-    # The def's own name is a (non-constructor) binding in the outer scope.
+    # The def's own name is a binding that resolution can follow: no longer a variable.
     if name_node is not None:
-        _bind(walk, scope, _text(walk, name_node), "")
+        _unbind(walk, scope, _text(walk, name_node))
+    parameters = node.child_by_field_name("parameters")
+    if parameters is not None:
+        _forget_targets(walk, parameters, inner)
+    body = node.child_by_field_name("body")
     for child in node.children:
-        _visit(walk, child, inner if child == node.child_by_field_name("body") else scope)
+        _visit(walk, child, inner if child == body else scope)
 
 
 # ---------------------------------------------------------------- calls
@@ -99,8 +119,10 @@ def _call_site(walk: _Walk, node, scope: tuple[str, ...]) -> CallSite:
     callee = _callee_text(walk, function)
     receiver = ""
     parts = callee.split(".")
-    if len(parts) == 2 and _DOTTED.match(callee):
-        receiver = walk.receivers.get(".".join(scope), {}).get(parts[0], "")
+    variables = walk.receivers.get(".".join(scope), {})
+    if _DOTTED.match(callee) and parts[0] in variables:
+        constructor = variables[parts[0]]
+        receiver = constructor if constructor and len(parts) == 2 else UNKNOWN_RECEIVER
     return CallSite(
         caller=_caller(walk, scope, node.start_point[0] + 1),
         callee=callee,
@@ -115,7 +137,11 @@ def _caller(walk: _Walk, scope: tuple[str, ...], line: int) -> str:
     qualified = ".".join(scope)
     if not qualified or qualified in walk.unit_names:
         return qualified
-    inside = [(end - start, -start, name) for start, end, name in walk.spans if start <= line <= end]
+    inside = [
+        (end - start, -start, name)
+        for start, end, name in walk.spans
+        if start <= line <= end
+    ]
     return min(inside)[2] if inside else ""
 
 
@@ -173,7 +199,11 @@ def _record_assignment(walk: _Walk, node, scope: tuple[str, ...]) -> None:
 
 def _forget_targets(walk: _Walk, node, scope: tuple[str, ...]) -> None:
     """Loop, `with ... as`, tuple targets: names rebound to something of unknown type."""
-    target = node.child_by_field_name("left") if node.type in ("for_statement", "for_in_clause") else node
+    target = (
+        node.child_by_field_name("left")
+        if node.type in ("for_statement", "for_in_clause")
+        else node
+    )
     if target is None:
         return
     stack = [target]
@@ -181,13 +211,36 @@ def _forget_targets(walk: _Walk, node, scope: tuple[str, ...]) -> None:
         current = stack.pop()
         if current.type == "identifier":
             _bind(walk, scope, _text(walk, current), "")
-        elif current.type in ("pattern_list", "tuple_pattern", "list_pattern", "tuple", "list",
-                              "as_pattern_target", "parenthesized_expression", "list_splat_pattern"):
+        elif current.type in (
+            "pattern_list",
+            "tuple_pattern",
+            "list_pattern",
+            "tuple",
+            "list",
+            "as_pattern_target",
+            "parenthesized_expression",
+            "list_splat_pattern",
+            "parameters",
+            "typed_parameter",
+            "dictionary_splat_pattern",
+        ):
             stack.extend(current.children)
+        elif current.type in ("default_parameter", "typed_default_parameter"):
+            stack.append(current.child_by_field_name("name"))
 
 
 def _bind(walk: _Walk, scope: tuple[str, ...], name: str, constructor: str) -> None:
     walk.receivers.setdefault(".".join(scope), {})[name] = constructor
+
+
+def _unbind(walk: _Walk, scope: tuple[str, ...], name: str) -> None:
+    walk.receivers.get(".".join(scope), {}).pop(name, None)
+
+
+def _unbind_imports(walk: _Walk, imports: list[Import], scope: tuple[str, ...]) -> None:
+    """An import rebinds its local names to something resolution can follow."""
+    for imported in imports:
+        _unbind(walk, scope, imported.local.split(".")[0])
 
 
 # ---------------------------------------------------------------- imports

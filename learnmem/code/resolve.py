@@ -11,8 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from learnmem.code.model import CallSite, Import, ParsedFile, Unit
+from learnmem.code.pycalls import UNKNOWN_RECEIVER
 
-_MAX_DEPTH = 12  # re-export chains, base-class chains: deep enough for real code, stops cycles
+_MAX_DEPTH = (
+    12  # re-export chains, base-class chains: deep enough for real code, stops cycles
+)
 _CALLER_TYPES = ("function", "method", "class")
 
 
@@ -22,7 +25,9 @@ class Edge:
     caller_qualified_name: str  # "" = module top level
     callee_module: str | None  # None when unresolved
     callee_qualified_name: str | None  # "" = the module unit; None when unresolved
-    callee_name: str  # the callee as written, normalised: "load", "self.load", "a.b.load"
+    callee_name: (
+        str  # the callee as written, normalised: "load", "self.load", "a.b.load"
+    )
     file_path: str
     line: int
 
@@ -38,9 +43,20 @@ def resolve_calls(files: list[ParsedFile]) -> list[Edge]:
     for parsed in project.files.values():
         for call in parsed.calls:
             target = project.resolve_call(parsed.module, call)
-            callee_module, callee_qualified = (target[1], target[2]) if target else (None, None)
-            edges.append(Edge(parsed.module, call.caller, callee_module, callee_qualified,
-                              call.callee, parsed.path, call.line))
+            callee_module, callee_qualified = (
+                (target[1], target[2]) if target else (None, None)
+            )
+            edges.append(
+                Edge(
+                    parsed.module,
+                    call.caller,
+                    callee_module,
+                    callee_qualified,
+                    call.callee,
+                    parsed.path,
+                    call.line,
+                )
+            )
     return edges
 
 
@@ -50,11 +66,15 @@ class _Project:
     def __init__(self, files: list[ParsedFile]) -> None:
         self.files: dict[str, ParsedFile] = {}
         for parsed in files:
-            self.files.setdefault(parsed.module, parsed)  # a duplicate module name: first file wins
+            self.files.setdefault(
+                parsed.module, parsed
+            )  # a duplicate module name: first file wins
         self.units: dict[tuple[str, str], Unit] = {}
         # (module, scope qualified name) -> local name -> bindings (a name bound twice stays ambiguous)
         self.scopes: dict[tuple[str, str], dict[str, list[tuple]]] = {}
-        self.stars: dict[str, list[str]] = {}  # module -> modules it star-imports at top level
+        self.stars: dict[
+            str, list[str]
+        ] = {}  # module -> modules it star-imports at top level
         for module, parsed in self.files.items():
             self._index(module, parsed)
 
@@ -87,19 +107,29 @@ class _Project:
     def resolve_call(self, module: str, call: CallSite) -> _Target | None:
         callee = call.callee
         if callee.startswith("super()."):
-            return self._resolve_super(module, call.caller, callee[len("super()."):])
+            return self._resolve_super(module, call.caller, callee[len("super().") :])
         parts = callee.split(".")
         if not all(part.isidentifier() for part in parts):
             return None
-        if parts[0] in ("self", "cls") and self._enclosing_class(module, call.caller) is not None:
+        if (
+            parts[0] in ("self", "cls")
+            and self._enclosing_class(module, call.caller) is not None
+        ):
             return self._resolve_self(module, call.caller, parts)
-        if call.receiver_type and len(parts) == 2:
-            # A variable assigned in this very scope shadows every outer binding of its name.
-            return self._resolve_receiver(module, call.caller, call.receiver_type, parts[1])
+        if call.receiver_type:
+            # A local variable or parameter shadows every outer binding of its name: only a
+            # constructor assigned to it in this very scope tells what it is.
+            if call.receiver_type == UNKNOWN_RECEIVER or len(parts) != 2:
+                return None
+            return self._resolve_receiver(
+                module, call.caller, call.receiver_type, parts[1]
+            )
         target = self._resolve_dotted(module, call.caller, parts)
         return self._callable(target)
 
-    def _resolve_self(self, module: str, caller: str, parts: list[str]) -> _Target | None:
+    def _resolve_self(
+        self, module: str, caller: str, parts: list[str]
+    ) -> _Target | None:
         if len(parts) != 2:
             return None  # self.attr.m(): the attribute's type is unknown
         cls = self._enclosing_class(module, caller)
@@ -115,7 +145,9 @@ class _Project:
                 return self._callable(found)
         return None
 
-    def _resolve_receiver(self, module: str, caller: str, constructor: str, method: str) -> _Target | None:
+    def _resolve_receiver(
+        self, module: str, caller: str, constructor: str, method: str
+    ) -> _Target | None:
         parts = constructor.split(".")
         if not all(part.isidentifier() for part in parts):
             return None
@@ -135,7 +167,9 @@ class _Project:
 
     # ---------------------------------------------------------------- names
 
-    def _resolve_dotted(self, module: str, caller: str, parts: list[str]) -> _Target | None:
+    def _resolve_dotted(
+        self, module: str, caller: str, parts: list[str]
+    ) -> _Target | None:
         """`a.b.c` seen from `caller`: the longest bound prefix, then attribute steps."""
         for end in range(len(parts), 0, -1):
             bound, head = self._lookup(module, caller, ".".join(parts[:end]))
@@ -143,7 +177,9 @@ class _Project:
                 return self._walk_attributes(head, parts[end:])
         return None
 
-    def _lookup(self, module: str, caller: str, name: str) -> tuple[bool, _Target | None]:
+    def _lookup(
+        self, module: str, caller: str, name: str
+    ) -> tuple[bool, _Target | None]:
         """A name in the caller's scope chain: own scope, enclosing defs (not classes), module.
 
         Returns (bound, target): a name bound to something unknown (an external import)
@@ -179,7 +215,9 @@ class _Project:
             return binding
         imported: Import = binding[1]
         if not imported.name:
-            return ("module", imported.module) if imported.module in self.files else None
+            return (
+                ("module", imported.module) if imported.module in self.files else None
+            )
         found = self._module_member(imported.module, imported.name, depth + 1)
         submodule = f"{imported.module}.{imported.name}"
         # `from . import util` inside pkg/__init__ binds the submodule, not a name of pkg itself.
@@ -211,7 +249,9 @@ class _Project:
                     return found
         return None
 
-    def _walk_attributes(self, target: _Target | None, rest: list[str]) -> _Target | None:
+    def _walk_attributes(
+        self, target: _Target | None, rest: list[str]
+    ) -> _Target | None:
         for attribute in rest:
             if target is None:
                 return None
@@ -254,7 +294,9 @@ class _Project:
 
     def _own_member(self, cls: _Target, name: str) -> _Target | None:
         qualified = f"{cls[2]}.{name}"
-        return ("unit", cls[1], qualified) if (cls[1], qualified) in self.units else None
+        return (
+            ("unit", cls[1], qualified) if (cls[1], qualified) in self.units else None
+        )
 
     def _mro(self, cls: _Target, depth: int = 0) -> list[_Target]:
         """The class, then its resolvable bases depth-first, left to right, each once."""
@@ -270,7 +312,9 @@ class _Project:
     def _bases(self, cls: _Target) -> list[_Target]:
         module, qualified = cls[1], cls[2]
         unit = self.units[(module, qualified)]
-        scope = qualified.rpartition(".")[0]  # bases are evaluated where the class statement is
+        scope = qualified.rpartition(".")[
+            0
+        ]  # bases are evaluated where the class statement is
         found = []
         for written in unit.bases:
             expression = written.split("[", 1)[0].strip()  # Generic[T] -> Generic
@@ -287,5 +331,9 @@ class _Project:
 
 def _innermost(spans: list[tuple[int, int, str]], line: int) -> str:
     """The qualified name of the innermost def/class spanning `line`; "" at module level."""
-    inside = [(end - start, -start, name) for start, end, name in spans if start <= line <= end]
+    inside = [
+        (end - start, -start, name)
+        for start, end, name in spans
+        if start <= line <= end
+    ]
     return min(inside)[2] if inside else ""
