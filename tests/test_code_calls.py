@@ -330,6 +330,37 @@ def test_self_cls_super_and_inheritance_across_modules():
     }
 
 
+def test_external_bases_stop_method_lookup_before_later_bases():
+    got = edges(
+        {
+            "m.py": """\
+            from abc import ABC
+            class Mixin:
+                def get(self):
+                    pass
+            class A(dict, Mixin):
+                def f(self):
+                    self.get()
+            class B(Mixin, dict):
+                def f(self):
+                    self.get()
+            class C(ABC, Mixin):
+                def f(self):
+                    self.get()
+            class E(Exception):
+                pass
+            E()
+            """,
+        }
+    )
+    assert got == {
+        ("m", "A.f", "self.get", None, None),  # dict.get comes first in the MRO
+        ("m", "B.f", "self.get", "m", "Mixin.get"),
+        ("m", "C.f", "self.get", "m", "Mixin.get"),
+        ("m", "", "E", "m", "E"),
+    }
+
+
 def test_constructors_and_methods_on_local_objects():
     got = edges(
         {

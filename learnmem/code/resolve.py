@@ -32,6 +32,11 @@ class Edge:
     line: int
 
 
+# Stands in an MRO for a base class outside the project: lookups stop there, not knowing its members.
+_UNKNOWN_CLASS = ("unknown",)
+# Bases that add no methods a call could mean (beyond object's dunders): skipped, not unknown.
+_TRANSPARENT_BASES = frozenset({"object", "ABC", "Generic", "Protocol"})
+
 # A resolved name is either a unit ("unit", module, qualified_name) or a module ("module", name).
 _Target = tuple
 
@@ -140,6 +145,8 @@ class _Project:
         if cls is None or not method.isidentifier():
             return None
         for base in self._mro(cls)[1:]:
+            if base == _UNKNOWN_CLASS:
+                return None  # an external base may define it first
             found = self._own_member(base, method)
             if found:
                 return self._callable(found)
@@ -287,6 +294,8 @@ class _Project:
     def _member(self, cls: _Target, name: str) -> _Target | None:
         """`name` looked up on a class: its own body first, then its bases in MRO order."""
         for klass in self._mro(cls):
+            if klass == _UNKNOWN_CLASS:
+                return None  # an external base comes first: it may define `name` itself
             found = self._own_member(klass, name)
             if found is not None:
                 return found
@@ -299,17 +308,20 @@ class _Project:
         )
 
     def _mro(self, cls: _Target, depth: int = 0) -> list[_Target]:
-        """The class, then its resolvable bases depth-first, left to right, each once."""
+        """The class, then its bases depth-first, left to right, each once; unknown bases as a marker."""
         order: list[_Target] = [cls]
         if depth > _MAX_DEPTH:
-            return order
+            return order + [_UNKNOWN_CLASS]
         for base in self._bases(cls):
-            for klass in self._mro(base, depth + 1):
+            for klass in (
+                self._mro(base, depth + 1) if base != _UNKNOWN_CLASS else [base]
+            ):
                 if klass not in order:
                     order.append(klass)
         return order
 
     def _bases(self, cls: _Target) -> list[_Target]:
+        """Project classes a class derives from, `_UNKNOWN_CLASS` for each base defined elsewhere."""
         module, qualified = cls[1], cls[2]
         unit = self.units[(module, qualified)]
         scope = qualified.rpartition(".")[
@@ -318,14 +330,17 @@ class _Project:
         found = []
         for written in unit.bases:
             expression = written.split("[", 1)[0].strip()  # Generic[T] -> Generic
-            if "=" in expression:
+            if "=" in expression or expression.startswith("*"):
                 continue  # metaclass=..., keyword arguments
             parts = expression.split(".")
-            if not all(part.isidentifier() for part in parts):
+            if parts[-1] in _TRANSPARENT_BASES:
                 continue
-            target = self._resolve_dotted(module, scope, parts)
-            if self._is_class(target) and target != cls:
-                found.append(target)
+            target = None
+            if all(part.isidentifier() for part in parts):
+                target = self._resolve_dotted(module, scope, parts)
+            found.append(
+                target if self._is_class(target) and target != cls else _UNKNOWN_CLASS
+            )
         return found
 
 
