@@ -528,6 +528,8 @@ def test_syntax_errors_are_recovered_and_counted():
     js = parse("broken.js", "function f( { if (a) }\nfunction g() { h() }\n")
     assert js.syntax_errors >= 1
     assert js.units[0].unit_type == "module"
+    assert "if" not in by_qualified(js)  # recovery's invented `if() {...}` method is not a unit
+    assert [c.callee for c in js.calls] == ["h"]
 
 
 def test_undecodable_bytes_and_empty_files():
@@ -569,3 +571,13 @@ def test_real_third_party_files_parse():
             assert unit.complexity >= 1 and unit.name
     assert any(u.qualified_name == "Logger.info" for u in parse_source(
         "logging/__init__.py", files[0].read_bytes(), "python").units)
+
+
+def test_parse_source_with_tree_hands_back_the_tree():
+    from learnmem.code.parse import parse_source_with_tree
+
+    parsed, tree = parse_source_with_tree("m.py", b"def f():\n    g()\n", "python")
+    assert tree is not None and tree.root_node.type == "module"
+    assert [u.qualified_name for u in parsed.units] == ["", "f"]
+    big, none = parse_source_with_tree("big.py", b"x = 1\n" * (MAX_PARSE_BYTES // 6 + 1), "python")
+    assert none is None and len(big.units) == 1

@@ -47,6 +47,12 @@ def is_too_large(source: bytes) -> bool:
 
 def parse_source(relative_path: str, source: bytes, language: str) -> ParsedFile:
     """Units (module unit first), syntax error count and, except for Python, call sites of one file."""
+    return parse_source_with_tree(relative_path, source, language)[0]
+
+
+def parse_source_with_tree(relative_path: str, source: bytes, language: str) -> tuple[ParsedFile, Tree | None]:
+    """`parse_source`, plus the tree-sitter tree it walked (None when the file was not parsed:
+    too large, or a language without a grammar), so that Python's call/import pass need not parse again."""
     module = module_path(relative_path, language)
     parsed = ParsedFile(path=relative_path, language=language, module=module)
     stem = relative_path.replace("\\", "/").rsplit("/", 1)[-1]
@@ -57,7 +63,7 @@ def parse_source(relative_path: str, source: bytes, language: str) -> ParsedFile
                        content=text, start_line=1, end_line=last_line)
     if is_too_large(source) or (language not in SPECS and language not in CONFIG_LANGUAGES):
         parsed.units.append(Unit(**module_unit, complexity=1))
-        return parsed
+        return parsed, None
     tree = _parser(language).parse(source)
     root = tree.root_node
     if root.has_error:
@@ -65,9 +71,9 @@ def parse_source(relative_path: str, source: bytes, language: str) -> ParsedFile
     if language in CONFIG_LANGUAGES:
         parsed.units.append(Unit(**module_unit, complexity=1))
         parsed.units.extend(_config_units(root, source))
-        return parsed
+        return parsed, tree
     _Walker(SPECS[language], source, module_unit, parsed).run(tree)
-    return parsed
+    return parsed, tree
 
 
 def _count_errors(tree: Tree) -> int:
@@ -293,8 +299,8 @@ class _Walker:
         else:
             name_node, kind, holder = node.child_by_field_name("name"), spec.definitions[node.type], node
         named = self._name(node, name_node)
-        if named is None:
-            return None
+        if named is None or (node.has_error and any(c.type == "ERROR" for c in node.children)):
+            return None  # anonymous, or a definition tree-sitter had to invent around broken code
         name, prefix_parts, is_method = named
         prefix = ".".join(p for p in (parent.qualified, *prefix_parts) if p)
         qualified = f"{prefix}.{name}" if prefix else name
