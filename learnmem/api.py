@@ -16,6 +16,9 @@ from typing import Any
 import duckdb
 
 from learnmem import memories, sql
+from learnmem.code import graph, indexer
+from learnmem.code.graph import CallEdge
+from learnmem.code.indexer import IndexResult
 from learnmem.embed import DEFAULT_MODEL, Embedder, load_embedder
 from learnmem.memory_index import MemoryIndex
 from learnmem.records import DeleteResult, Info, Memory, MemoryHit, StoreResult
@@ -124,6 +127,22 @@ class Learnmem:
             count = memories.reembed_memories(self.store, embedder)
             self._embedder, self._model_checked = embedder, True
         return count
+
+    # -- code ----------------------------------------------------------------
+
+    def index_codebase(
+        self, directory: str | os.PathLike = ".", project: str | None = None, recursive: bool = True, progress: bool = True
+    ) -> IndexResult:
+        """Index (incrementally) the source files under `directory`: units, embeddings, imports, call graph."""
+        return indexer.index_codebase(self.store, self.embedder, directory, project, recursive, progress)
+
+    def find_callers(self, function_name: str, project: str | None = None) -> list[CallEdge]:
+        """Call sites that call `function_name` (bare `load`, `Config.load` or `app.config.Config.load`)."""
+        return graph.find_callers(self.store, function_name, project)
+
+    def find_callees(self, function_name: str, project: str | None = None) -> list[CallEdge]:
+        """Calls made inside `function_name` (bare, qualified or module-qualified)."""
+        return graph.find_callees(self.store, function_name, project)
 
     # -- the file ----------------------------------------------------------
 

@@ -227,6 +227,44 @@ def cmd_reembed(args: argparse.Namespace) -> None:
         print(f"Re-embedded {count} memories with {info.embedding_model} ({info.embedding_dim}-d)")
 
 
+def cmd_index(args: argparse.Namespace) -> None:
+    """Index the source files of a folder (incremental)."""
+    result = _open(args).index_codebase(args.path, project=args.project, progress=not (args.quiet or args.json))
+    if args.json:
+        _emit_json(_as_json(result))
+        return
+    print(
+        f"{result.project}: {result.files_indexed} files indexed, {result.files_unchanged} unchanged, "
+        f"{result.files_deleted} deleted, {result.files_skipped} skipped, {result.files_failed} failed; "
+        f"{result.units} units ({result.units_embedded} embedded), {result.calls} calls "
+        f"({result.calls_resolved} resolved) in {result.seconds:.1f} s"
+    )
+    for failure in result.failures:
+        print(f"  failed: {failure}")
+
+
+def _print_edges(edges: list, args: argparse.Namespace) -> None:
+    if args.json:
+        _emit_json(_as_json(edges))
+        return
+    for edge in edges:
+        callee = f"{edge.callee_module}.{edge.callee_qualified_name}" if edge.callee_qualified_name else f"{edge.callee_name} (unresolved)"
+        caller = f"{edge.caller_module}.{edge.caller_qualified_name}".rstrip(".")
+        print(f"{edge.file_path}:{edge.line}  {caller} -> {callee}")
+    if not edges:
+        print("(no calls found)")
+
+
+def cmd_callers(args: argparse.Namespace) -> None:
+    """Show who calls a function."""
+    _print_edges(_open(args, read_only=True).find_callers(args.name, project=args.project), args)
+
+
+def cmd_callees(args: argparse.Namespace) -> None:
+    """Show what a function calls."""
+    _print_edges(_open(args, read_only=True).find_callees(args.name, project=args.project), args)
+
+
 def cmd_info(args: argparse.Namespace) -> None:
     """Describe the database file: where, how big, what model, how many rows."""
     info = _open(args, read_only=True).info()
@@ -285,6 +323,9 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
     "sql": (cmd_sql, "run a read-only SQL query on the database"),
     "info": (cmd_info, "show the database file, its size, model and row counts"),
     "reembed": (cmd_reembed, "embed every memory again with the current model (after a model change)"),
+    "index": (cmd_index, "index the source files of a folder: units, embeddings, call graph (incremental)"),
+    "callers": (cmd_callers, "show the call sites that call a function"),
+    "callees": (cmd_callees, "show the calls a function makes"),
 }
 
 
@@ -323,6 +364,14 @@ def build_parser() -> argparse.ArgumentParser:
     memories.add_argument("--offset", type=int, default=0, metavar="N", help="skip N memories (default: 0)")
 
     commands["forget"].add_argument("id", metavar="ID", help="the memory id")
+    index = commands["index"]
+    index.add_argument("path", nargs="?", default=".", metavar="PATH", help="folder to index (default: .)")
+    index.add_argument("--project", metavar="P", help="project name (default: the folder's name)")
+    index.add_argument("--quiet", "-q", action="store_true", help="no progress display")
+    for name in ("callers", "callees"):
+        commands[name].add_argument("name", metavar="NAME", help="load, Config.load or app.config.Config.load")
+        commands[name].add_argument("--project", metavar="P", help="only this project")
+
     commands["reembed"].add_argument(
         "--model", metavar="PATH", help="model directory or name (default: $LEARNMEM_MODEL, else all-MiniLM-L6-v2)"
     )

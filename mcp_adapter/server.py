@@ -152,6 +152,43 @@ def build_server(lm: Any) -> MCPServer:
     ) -> CallToolResult:
         return await _call(lm.delete_memory, id)
 
+    @server.tool(
+        annotations=_ADDITIVE,
+        description=(
+            "Index (incrementally) the source files under a folder: code units, their embeddings, imports and "
+            "the call graph. Returns counts: files seen/indexed/unchanged/skipped/failed/deleted, units, calls, seconds."
+        ),
+    )
+    async def index_codebase(
+        directory: Annotated[str, Field(description="The folder to index.")] = ".",
+        project: Annotated[str | None, Field(description="Project name (default: the folder's name).")] = None,
+        recursive: Annotated[bool, Field(description="Descend into sub-folders.")] = True,
+    ) -> CallToolResult:
+        return await _call(lm.index_codebase, directory, project=project, recursive=recursive, progress=False)
+
+    @server.tool(
+        annotations=_READ_ONLY,
+        description=(
+            "Call sites that call a function: name it bare (load), qualified (Config.load) or module-qualified "
+            "(app.config.Config.load); a bare name returns every match. Returns {results: [edges], count}."
+        ),
+    )
+    async def find_callers(
+        function_name: Annotated[str, Field(description="The called function.")],
+        project: Annotated[str | None, Field(description="Only this project.")] = None,
+    ) -> CallToolResult:
+        return await _call(lm.find_callers, function_name, project=project)
+
+    @server.tool(
+        annotations=_READ_ONLY,
+        description="Calls made inside a function (bare, qualified or module-qualified name). Returns {results, count}.",
+    )
+    async def find_callees(
+        function_name: Annotated[str, Field(description="The calling function.")],
+        project: Annotated[str | None, Field(description="Only this project.")] = None,
+    ) -> CallToolResult:
+        return await _call(lm.find_callees, function_name, project=project)
+
     return server
 
 

@@ -10,3 +10,8 @@ SELECT category, count(*) AS memories, avg(importance) AS avg_importance,
        max(created_at) AS last_stored
 FROM memories
 GROUP BY category;
+
+CREATE OR REPLACE VIEW call_edges AS
+SELECT project, caller_module, caller_qualified_name, callee_module, callee_qualified_name,
+       callee_name, file_path, line
+FROM calls;

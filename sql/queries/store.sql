@@ -22,7 +22,10 @@ INSERT OR REPLACE INTO meta (key, value) VALUES ($key, $value);
 CHECKPOINT;
 
 -- name: table_counts
-SELECT 'memories' AS table_name, count(*) AS row_count FROM memories;
+SELECT 'memories' AS table_name, count(*) AS row_count FROM memories
+UNION ALL SELECT 'code_files', count(*) FROM code_files
+UNION ALL SELECT 'code_units', count(*) FROM code_units
+UNION ALL SELECT 'calls', count(*) FROM calls;
 
 -- name: load_extension
 -- LOAD takes no parameters: the caller substitutes a quoted path for {path}.

@@ -1,0 +1,298 @@
+"""Index a source tree into the file: units (embedded), imports, call sites, the call graph.
+
+Incremental: a file whose bytes did not change is not read again, and a unit
+whose embedded text did not change keeps its vector. Files are written in
+batches (each its own transaction) so that other processes get the file
+between them; the call graph is then rebuilt for the whole project from what
+is stored, so a re-index after edits equals a clean index of the same tree.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from learnmem import keywords, sql, validate
+from learnmem.code import languages
+from learnmem.code.model import CallSite, Import, ParsedFile, Unit
+from learnmem.errors import NotFoundError, ValidationError
+from learnmem.store import Store, utc_now
+
+# Files bigger than this are counted as skipped: generated or minified, not code to read.
+MAX_FILE_BYTES = 5 * 1024 * 1024
+# Files written per transaction.
+WRITE_BATCH = 200
+# The embedded text of a unit: what it is, its signature, docstring and the head of its body.
+EMBED_BODY_CHARS = 600
+
+
+@dataclass(frozen=True)
+class IndexResult:
+    """What `index_codebase` did."""
+
+    project: str
+    root: str
+    files_seen: int
+    files_indexed: int
+    files_unchanged: int
+    files_skipped: int
+    files_failed: int
+    files_deleted: int
+    units: int
+    units_embedded: int
+    calls: int
+    calls_resolved: int
+    seconds: float
+    failures: tuple[str, ...] = field(default=())
+
+
+def embed_text(unit: Unit, module: str) -> str:
+    """The compact text a unit is embedded by: kind and name, signature, docstring, head of the body."""
+    head = unit.content[:EMBED_BODY_CHARS]
+    parts = [f"{unit.unit_type} {unit.qualified_name or unit.name} in {module}", unit.signature, unit.docstring, head]
+    return "\n".join(part for part in parts if part)
+
+
+def _digest(data: bytes | str) -> str:
+    return hashlib.sha256(data.encode("utf-8") if isinstance(data, str) else data).hexdigest()
+
+
+def _root(directory) -> Path:
+    if not isinstance(directory, (str, Path)):
+        raise ValidationError(f"directory: expected a path, got {type(directory).__name__}")
+    root = Path(directory).expanduser()
+    if not root.exists():
+        raise NotFoundError(f"directory: {str(directory)!r} does not exist")
+    if not root.is_dir():
+        raise ValidationError(f"directory: {str(directory)!r} is a file; give the folder to index")
+    return root.resolve()
+
+
+class _Progress:
+    """A one-line progress display on a terminal; silent otherwise."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled and sys.stderr.isatty()
+        self.started = time.monotonic()
+
+    def show(self, stage: str, done: int, total: int) -> None:
+        if not self.enabled or not total:
+            return
+        elapsed = time.monotonic() - self.started
+        eta = elapsed / done * (total - done) if done else 0.0
+        sys.stderr.write(f"\r{stage}: {done}/{total} ({eta:.0f} s left)   ")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
+
+
+def index_codebase(
+    store: Store,
+    embedder,
+    directory,
+    project: str | None = None,
+    recursive: bool = True,
+    progress: bool = True,
+) -> IndexResult:
+    """Index (or re-index) the source files under `directory` as `project` (default: the folder's name)."""
+    from learnmem.code.walk import candidate_files  # tree-sitter and pathspec load only when code is indexed
+
+    started = time.monotonic()
+    root = _root(directory)
+    project = validate.text("project", project if project is not None else root.name, max_chars=200)
+    display = _Progress(progress)
+    with store.read() as con:
+        known = dict(con.execute(sql.query("code_file_hashes"), {"project": project}).fetchall())
+
+    seen: set[str] = set()
+    changed: list[tuple[str, bytes, str]] = []
+    skipped = failed = unchanged = 0
+    failures: list[str] = []
+    for relative in candidate_files(root, recursive):
+        language = languages.language_of(relative)
+        if language is None:
+            skipped += 1
+            continue
+        try:
+            data = (root / relative).read_bytes()
+        except OSError as error:
+            failed += 1
+            failures.append(f"{relative}: {error.strerror or error}")
+            continue
+        if len(data) > MAX_FILE_BYTES or languages.is_probably_binary(data):
+            skipped += 1
+            continue
+        seen.add(relative)
+        digest = _digest(data)
+        if known.get(relative) == digest:
+            unchanged += 1
+        else:
+            changed.append((relative, data, digest))
+    deleted = sorted(set(known) - seen)
+
+    units_embedded = 0
+    for start in range(0, len(changed), WRITE_BATCH):
+        batch = changed[start : start + WRITE_BATCH]
+        parsed = [_parse(relative, data) for relative, data, _ in batch]
+        display.show("parsing", start + len(batch), len(changed))
+        units_embedded += _write_batch(store, embedder, project, batch, parsed, display)
+    if deleted:
+        with store.write() as con:
+            _delete_files(con, project, deleted)
+
+    if changed or deleted:
+        calls, resolved = _rebuild_call_graph(store, project)
+    else:  # nothing moved: the stored graph is current
+        with store.read() as con:
+            calls, resolved = con.execute(sql.query("call_counts"), {"project": project}).fetchone()
+    display.close()
+    with store.read() as con:
+        unit_count = len(con.execute(sql.query("project_units"), {"project": project}).fetchall())
+    return IndexResult(
+        project=project, root=str(root), files_seen=len(seen) + skipped + failed, files_indexed=len(changed),
+        files_unchanged=unchanged, files_skipped=skipped, files_failed=failed, files_deleted=len(deleted),
+        units=unit_count, units_embedded=units_embedded, calls=calls, calls_resolved=resolved,
+        seconds=time.monotonic() - started, failures=tuple(failures),
+    )
+
+
+def _parse(relative: str, data: bytes) -> ParsedFile:
+    from learnmem.code.parse import parse_source_with_tree
+
+    language = languages.language_of(relative)
+    parsed, tree = parse_source_with_tree(relative, data, language)
+    if language == "python" and tree is not None:
+        from learnmem.code.pycalls import python_calls_and_imports
+
+        is_package = relative.endswith("__init__.py")
+        parsed.calls, parsed.imports = python_calls_and_imports(tree.root_node, data, parsed.units, parsed.module, is_package)
+    return parsed
+
+
+def _delete_files(con, project: str, paths: Sequence[str]) -> None:
+    params = {"project": project, "paths": list(paths)}
+    for query in (
+        sql.query("delete_code_files"),
+        sql.query("delete_code_units"),
+        sql.query("delete_code_imports"),
+        sql.query("delete_call_sites"),
+    ):
+        con.execute(query, params)
+
+
+def _write_batch(store: Store, embedder, project: str, batch, parsed: list[ParsedFile], display: _Progress) -> int:
+    """Embed what changed in these files and replace their rows in one transaction; returns units embedded."""
+    rows = [(file, unit, embed_text(unit, file.module)) for file in parsed for unit in file.units]
+    hashes = [_digest(text) for _, _, text in rows]
+    with store.read() as con:
+        reused = dict(
+            con.execute(sql.query("code_vectors_by_hash"), {"project": project, "hashes": sorted(set(hashes))}).fetchall()
+        )
+    missing = sorted({h: text for h, (_, _, text) in zip(hashes, rows) if h not in reused}.items())
+    vectors = {h: np.asarray(v, dtype=np.float32) for h, v in reused.items()}
+    for start in range(0, len(missing), 64):
+        chunk = missing[start : start + 64]
+        for (digest, _), vector in zip(chunk, embedder.embed([text for _, text in chunk])):
+            vectors[digest] = vector
+        display.show("embedding", start + len(chunk), len(missing))
+    now = utc_now()
+    files = pa.table({
+        "project": [project] * len(parsed), "path": [f.path for f in parsed], "language": [f.language for f in parsed],
+        "module": [f.module for f in parsed], "content_hash": [digest for _, _, digest in batch],
+        "size_bytes": [len(data) for _, data, _ in batch], "syntax_errors": [f.syntax_errors for f in parsed],
+        "indexed_at": pa.array([now] * len(parsed), pa.timestamp("us")),
+    })
+    units = pa.table({
+        "id": [f"unit_{secrets.token_hex(8)}" for _ in rows], "project": [project] * len(rows),
+        "file_path": [f.path for f, _, _ in rows], "module": [f.module for f, _, _ in rows],
+        "name": [u.name for _, u, _ in rows], "qualified_name": [u.qualified_name for _, u, _ in rows],
+        "unit_type": [u.unit_type for _, u, _ in rows], "signature": [u.signature for _, u, _ in rows],
+        "docstring": [u.docstring for _, u, _ in rows], "content": [u.content for _, u, _ in rows],
+        "start_line": pa.array([u.start_line for _, u, _ in rows], pa.int32()),
+        "end_line": pa.array([u.end_line for _, u, _ in rows], pa.int32()),
+        "language": [f.language for f, _, _ in rows], "complexity": pa.array([u.complexity for _, u, _ in rows], pa.int32()),
+        "content_hash": hashes, "bases": pa.array([list(u.bases) for _, u, _ in rows], pa.list_(pa.string())),
+        "terms": pa.array([keywords.terms(text) for _, _, text in rows], pa.list_(pa.string())),
+        "embedding": pa.FixedSizeListArray.from_arrays(
+            pa.array(np.asarray([vectors[h] for h in hashes], dtype=np.float32).reshape(-1)), embedder.dim
+        ),
+    })
+    imports = _records(project, parsed, lambda f: f.imports, ("local", "module", "name", "line"))
+    sites = _records(project, parsed, lambda f: f.calls, ("caller", "callee", "name", "line", "receiver_type"))
+    with store.write() as con:
+        _delete_files(con, project, [f.path for f in parsed])
+        for view, table, query in (
+            ("new_code_files", files, sql.query("insert_code_files")),
+            ("new_code_units", units, sql.query("insert_code_units")),
+            ("new_code_imports", imports, sql.query("insert_code_imports")),
+            ("new_call_sites", sites, sql.query("insert_call_sites")),
+        ):
+            if table.num_rows:
+                con.register(view, table)
+                con.execute(query)
+                con.unregister(view)
+    return len(missing)
+
+
+def _records(project: str, parsed: list[ParsedFile], items, columns: tuple[str, ...]) -> pa.Table:
+    rows = [(f.path, item) for f in parsed for item in items(f)]
+    table = {"project": [project] * len(rows), "file_path": [path for path, _ in rows]}
+    for column in columns:
+        values = [getattr(item, column) for _, item in rows]
+        table[column] = pa.array(values, pa.int32()) if column == "line" else pa.array(values, pa.string())
+    return pa.table(table)
+
+
+_LAST_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _last_name(callee: str) -> str:
+    """The called name of a callee expression: "load" for "self.config.load"."""
+    found = _LAST_NAME.search(callee)
+    return found.group(0) if found else callee
+
+
+def _rebuild_call_graph(store: Store, project: str) -> tuple[int, int]:
+    """Resolve every stored call site of the project again and replace its edges; returns (calls, resolved)."""
+    from learnmem.code.resolve import resolve_calls
+
+    with store.read() as con:
+        params = {"project": project}
+        file_rows = con.execute(sql.query("project_files"), params).fetchall()
+        unit_rows = con.execute(sql.query("project_units"), params).fetchall()
+        import_rows = con.execute(sql.query("project_imports"), params).fetchall()
+        site_rows = con.execute(sql.query("project_call_sites"), params).fetchall()
+    files = {path: ParsedFile(path=path, language=language, module=module, syntax_errors=errors)
+             for path, language, module, errors in file_rows}
+    for path, name, qualified, unit_type, start, end, bases in unit_rows:
+        files[path].units.append(Unit(name, qualified, unit_type, "", "", "", start, end, 1, tuple(bases)))
+    for path, local, module, name, line in import_rows:
+        files[path].imports.append(Import(local, module, name, line))
+    for path, caller, callee, name, line, receiver in site_rows:
+        files[path].calls.append(CallSite(caller, callee, name, line, receiver))
+    edges = resolve_calls(list(files.values()))
+    table = pa.table({
+        "project": [project] * len(edges), "file_path": [e.file_path for e in edges],
+        "caller_module": [e.caller_module for e in edges], "caller_qualified_name": [e.caller_qualified_name for e in edges],
+        "callee_module": pa.array([e.callee_module for e in edges], pa.string()),
+        "callee_qualified_name": pa.array([e.callee_qualified_name for e in edges], pa.string()),
+        "callee_name": [_last_name(e.callee_name) for e in edges], "line": pa.array([e.line for e in edges], pa.int32()),
+    })
+    with store.write() as con:
+        con.execute(sql.query("delete_calls"), {"project": project})
+        if edges:
+            con.register("new_calls", table)
+            con.execute(sql.query("insert_calls"))
+            con.unregister("new_calls")
+    return len(edges), sum(e.callee_qualified_name is not None for e in edges)

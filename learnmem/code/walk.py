@@ -1,0 +1,60 @@
+"""Which files of a tree get indexed: by extension, minus .gitignore'd and vendored or generated folders."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pathspec
+
+# Folders no one wants in a code index: dependencies, environments, build output, caches.
+SKIPPED_DIRS = frozenset(
+    {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "env", "dist", "build", "__pycache__",
+     ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".nox", ".hypothesis", ".learnmem",
+     "site-packages", ".idea", ".vscode", "target", ".next", "coverage"}
+)
+
+
+def _ignore_spec(folder: Path) -> pathspec.GitIgnoreSpec | None:
+    try:
+        lines = (folder / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+def candidate_files(root: Path, recursive: bool = True) -> Iterator[str]:
+    """Relative POSIX paths of the regular files under `root` that are not ignored.
+
+    Symbolic links to folders are not followed (no loops); `.gitignore` files are
+    honoured at every level, each for the paths below its own folder.
+    """
+    specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        here = Path(folder)
+        relative_dir = here.relative_to(root).as_posix()
+        relative_dir = "" if relative_dir == "." else relative_dir
+        # Drop the specs of folders we have left, then add this folder's own.
+        specs = [(base, spec) for base, spec in specs if relative_dir == base or relative_dir.startswith(base + "/") or base == ""]
+        spec = _ignore_spec(here)
+        if spec is not None:
+            specs.append((relative_dir, spec))
+
+        def ignored(relative: str, is_dir: bool) -> bool:
+            for base, spec in specs:
+                inside = relative[len(base) + 1 :] if base else relative
+                if spec.match_file(inside + ("/" if is_dir else "")):
+                    return True
+            return False
+
+        kept = []
+        for name in sorted(dirs):
+            relative = f"{relative_dir}/{name}" if relative_dir else name
+            if recursive and name not in SKIPPED_DIRS and not ignored(relative, True) and not (here / name).is_symlink():
+                kept.append(name)
+        dirs[:] = kept
+        for name in sorted(files):
+            relative = f"{relative_dir}/{name}" if relative_dir else name
+            if not ignored(relative, False) and (here / name).is_file():
+                yield relative

@@ -1,0 +1,80 @@
+-- name: code_file_hashes
+SELECT path, content_hash FROM code_files WHERE project = $project;
+
+-- name: code_vectors_by_hash
+-- Embeddings already computed for unit texts of this project: reused when a unit did not change.
+SELECT content_hash, any_value(embedding) AS embedding
+FROM code_units
+WHERE project = $project AND content_hash IN (SELECT unnest($hashes::VARCHAR[]))
+GROUP BY content_hash;
+
+-- name: delete_code_files
+DELETE FROM code_files WHERE project = $project AND path IN (SELECT unnest($paths::VARCHAR[]));
+
+-- name: delete_code_units
+DELETE FROM code_units WHERE project = $project AND file_path IN (SELECT unnest($paths::VARCHAR[]));
+
+-- name: delete_code_imports
+DELETE FROM code_imports WHERE project = $project AND file_path IN (SELECT unnest($paths::VARCHAR[]));
+
+-- name: delete_call_sites
+DELETE FROM call_sites WHERE project = $project AND file_path IN (SELECT unnest($paths::VARCHAR[]));
+
+-- name: insert_code_files
+INSERT INTO code_files BY NAME SELECT * FROM new_code_files;
+
+-- name: insert_code_units
+INSERT INTO code_units (id, project, file_path, module, name, qualified_name, unit_type, signature, docstring,
+                        content, start_line, end_line, language, complexity, content_hash, bases, terms, embedding)
+SELECT id, project, file_path, module, name, qualified_name, unit_type, signature, docstring,
+       content, start_line, end_line, language, complexity, content_hash, bases, terms, embedding
+FROM new_code_units;
+
+-- name: insert_code_imports
+INSERT INTO code_imports BY NAME SELECT * FROM new_code_imports;
+
+-- name: insert_call_sites
+INSERT INTO call_sites BY NAME SELECT * FROM new_call_sites;
+
+-- name: project_files
+SELECT path, language, module, syntax_errors FROM code_files WHERE project = $project ORDER BY path;
+
+-- name: project_units
+SELECT file_path, name, qualified_name, unit_type, start_line, end_line, bases
+FROM code_units WHERE project = $project ORDER BY file_path, start_line;
+
+-- name: project_imports
+SELECT file_path, local, module, name, line FROM code_imports WHERE project = $project ORDER BY file_path, line;
+
+-- name: project_call_sites
+SELECT file_path, caller, callee, name, line, receiver_type
+FROM call_sites WHERE project = $project ORDER BY file_path, line;
+
+-- name: delete_calls
+DELETE FROM calls WHERE project = $project;
+
+-- name: insert_calls
+INSERT INTO calls BY NAME SELECT * FROM new_calls;
+
+-- name: call_counts
+SELECT count(*), count(callee_qualified_name) FROM calls WHERE project = $project;
+
+-- name: find_callers
+-- $name may be bare ("load"), qualified ("Config.load") or module-qualified ("app.config.Config.load").
+SELECT project, caller_module, caller_qualified_name, callee_module, callee_qualified_name, callee_name, file_path, line
+FROM calls
+WHERE ($project::VARCHAR IS NULL OR project = $project)
+  AND (callee_name = $name
+       OR callee_qualified_name = $name
+       OR callee_module || '.' || callee_qualified_name = $name)
+ORDER BY project, file_path, line;
+
+-- name: find_callees
+SELECT project, caller_module, caller_qualified_name, callee_module, callee_qualified_name, callee_name, file_path, line
+FROM calls
+WHERE ($project::VARCHAR IS NULL OR project = $project)
+  AND caller_qualified_name <> ''
+  AND (caller_qualified_name = $name
+       OR caller_qualified_name LIKE '%.' || $name
+       OR caller_module || '.' || caller_qualified_name = $name)
+ORDER BY project, file_path, line;
