@@ -215,3 +215,22 @@ def test_reembed_command_moves_the_file_to_the_current_model(tmp_path):
     db = tmp_path / "moved.duckdb"
     learnmem.open(db, embedder=HashingEmbedder()).store_memory("Deploys happen on Tuesdays.", "fact")
     assert _json("reembed", "--db", str(db)) == {"reembedded": 1, "embedding_model": "all-MiniLM-L6-v2", "embedding_dim": 384}
+
+
+def test_index_then_callers_and_callees(tmp_path):
+    source = tmp_path / "src"
+    (source / "app").mkdir(parents=True)
+    (source / "app" / "__init__.py").write_text("")
+    (source / "app" / "util.py").write_text("def helper():\n    return 1\n")
+    (source / "app" / "main.py").write_text("from .util import helper\n\n\ndef main():\n    return helper()\n")
+    db = str(tmp_path / "code.duckdb")
+    result = _json("index", str(source), "--project", "demo", "--db", db)
+    assert (result["project"], result["files_indexed"], result["calls_resolved"]) == ("demo", 3, 1)
+    again = _run("index", str(source), "--project", "demo", "--db", db).stdout
+    assert "0 files indexed, 3 unchanged" in again
+    callers = _json("callers", "helper", "--db", db)["results"]
+    assert [(c["caller_module"], c["caller_qualified_name"], c["callee_module"]) for c in callers] == [
+        ("app.main", "main", "app.util")]
+    assert "app.main.main -> app.util.helper" in _run("callees", "app.main.main", "--db", db).stdout
+    missing = _run("index", str(tmp_path / "nope"), "--db", db, ok=False)
+    assert missing.returncode == 2 and "does not exist" in missing.stderr

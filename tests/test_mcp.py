@@ -218,3 +218,26 @@ def test_validation_error_is_an_error_object_naming_the_field(db: Path, tmp_path
         assert (await _ok(session, "list_memories"))["count"] == 0
 
     _run(db, tmp_path, scenario)
+
+
+def test_code_tools_index_and_answer_call_graph_questions(db: Path, tmp_path: Path) -> None:
+    source = tmp_path / "src" / "shop"
+    source.mkdir(parents=True)
+    (source / "__init__.py").write_text("")
+    (source / "prices.py").write_text("def total(items):\n    return sum(items)\n")
+    (source / "cart.py").write_text("from .prices import total\n\n\nclass Cart:\n    def checkout(self):\n        return total([1, 2])\n")
+
+    async def scenario(session: ClientSession) -> None:
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+        assert tools["find_callers"].annotations.read_only_hint is True
+        assert tools["index_codebase"].annotations.destructive_hint is False
+        indexed = await _ok(session, "index_codebase", directory=str(tmp_path / "src"), project="shop")
+        assert (indexed["files_indexed"], indexed["calls_resolved"]) == (3, 1)
+        callers = await _ok(session, "find_callers", function_name="shop.prices.total")
+        assert [(c["caller_module"], c["caller_qualified_name"]) for c in callers["results"]] == [("shop.cart", "Cart.checkout")]
+        callees = await _ok(session, "find_callees", function_name="Cart.checkout", project="shop")
+        assert {c["callee_name"] for c in callees["results"]} == {"total"}
+        missing, is_error = await _call(session, "index_codebase", directory=str(tmp_path / "nope"))
+        assert is_error and missing["error"]["type"] == "not_found"
+
+    _run(db, tmp_path, scenario)
