@@ -62,6 +62,11 @@ def embed_text(unit: Unit, module: str) -> str:
     return "\n".join(part for part in parts if part)
 
 
+def keyword_text(unit: Unit) -> str:
+    """What BM25 indexes: the names, the signature, the docstring and the whole body."""
+    return "\n".join((unit.qualified_name or unit.name, unit.signature, unit.docstring, unit.content))
+
+
 def _digest(data: bytes | str) -> str:
     return hashlib.sha256(data.encode("utf-8") if isinstance(data, str) else data).hexdigest()
 
@@ -223,7 +228,7 @@ def _write_batch(store: Store, embedder, project: str, batch, parsed: list[Parse
         "end_line": pa.array([u.end_line for _, u, _ in rows], pa.int32()),
         "language": [f.language for f, _, _ in rows], "complexity": pa.array([u.complexity for _, u, _ in rows], pa.int32()),
         "content_hash": hashes, "bases": pa.array([list(u.bases) for _, u, _ in rows], pa.list_(pa.string())),
-        "terms": pa.array([keywords.terms(text) for _, _, text in rows], pa.list_(pa.string())),
+        "terms": pa.array([keywords.terms(keyword_text(u)) for _, u, _ in rows], pa.list_(pa.string())),
         "embedding": pa.FixedSizeListArray.from_arrays(
             pa.array(np.asarray([vectors[h] for h in hashes], dtype=np.float32).reshape(-1)), embedder.dim
         ),
