@@ -16,7 +16,8 @@ from typing import Any
 import duckdb
 
 from learnmem import memories, sql
-from learnmem.code import graph, indexer
+from learnmem.code import code_search, graph, indexer
+from learnmem.code.code_search import CodeHit
 from learnmem.code.graph import CallEdge
 from learnmem.code.indexer import IndexResult
 from learnmem.embed import DEFAULT_MODEL, Embedder, load_embedder
@@ -43,6 +44,7 @@ class Learnmem:
         dim = embedder.dim if embedder is not None else memories.EMBEDDING_DIM
         self.store = Store(path, read_only=read_only, embedding_model=model_name, embedding_dim=dim)
         self._memory_index = MemoryIndex(self.store, dim)
+        self._code_index = code_search.CodeIndex(self.store, dim)
 
     def __repr__(self) -> str:
         mode = "read-only" if self.store.read_only else "read-write"
@@ -80,6 +82,7 @@ class Learnmem:
     def close(self) -> None:
         """Drop cached state. No connection is held between calls, so this is optional."""
         self._memory_index = MemoryIndex(self.store, self._memory_index.dim)
+        self._code_index = code_search.CodeIndex(self.store, self._memory_index.dim)
 
     # -- memories ----------------------------------------------------------
 
@@ -135,6 +138,17 @@ class Learnmem:
     ) -> IndexResult:
         """Index (incrementally) the source files under `directory`: units, embeddings, imports, call graph."""
         return indexer.index_codebase(self.store, self.embedder, directory, project, recursive, progress)
+
+    def search_code(
+        self, query: str, project: str | None = None, language: str | None = None, unit_type: str | None = None,
+        limit: int = 10,
+    ) -> list[CodeHit]:
+        """Code units matching `query` by meaning and by identifiers (hybrid), best first."""
+        return code_search.search_code(self._code_index, self.embedder, query, project, language, unit_type, limit)
+
+    def find_similar_code(self, snippet: str, project: str | None = None, limit: int = 10) -> list[CodeHit]:
+        """Code units that look like `snippet`, best first."""
+        return code_search.find_similar_code(self._code_index, self.embedder, snippet, project, limit)
 
     def find_callers(self, function_name: str, project: str | None = None) -> list[CallEdge]:
         """Call sites that call `function_name` (bare `load`, `Config.load` or `app.config.Config.load`)."""

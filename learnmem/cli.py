@@ -255,6 +255,23 @@ def _print_edges(edges: list, args: argparse.Namespace) -> None:
         print("(no calls found)")
 
 
+def cmd_search_code(args: argparse.Namespace) -> None:
+    """Search indexed code by meaning and identifiers."""
+    hits = _open(args, read_only=True).search_code(
+        args.query, project=args.project, language=args.language, unit_type=args.unit_type, limit=args.limit
+    )
+    if args.json:
+        _emit_json(_as_json(hits))
+        return
+    for hit in hits:
+        name = hit.qualified_name or "(module)"
+        print(f"{hit.score:.3f}  {hit.file_path}:{hit.start_line}-{hit.end_line}  {hit.unit_type} {name}  [{hit.module}]")
+        if hit.signature:
+            print(f"       {_one_line(hit.signature, 100)}")
+    if not hits:
+        print("(no code found: index a folder first with `learnmem index`)")
+
+
 def cmd_callers(args: argparse.Namespace) -> None:
     """Show who calls a function."""
     _print_edges(_open(args, read_only=True).find_callers(args.name, project=args.project), args)
@@ -324,6 +341,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
     "info": (cmd_info, "show the database file, its size, model and row counts"),
     "reembed": (cmd_reembed, "embed every memory again with the current model (after a model change)"),
     "index": (cmd_index, "index the source files of a folder: units, embeddings, call graph (incremental)"),
+    "search-code": (cmd_search_code, "search indexed code by meaning and identifiers"),
     "callers": (cmd_callers, "show the call sites that call a function"),
     "callees": (cmd_callees, "show the calls a function makes"),
 }
@@ -368,6 +386,12 @@ def build_parser() -> argparse.ArgumentParser:
     index.add_argument("path", nargs="?", default=".", metavar="PATH", help="folder to index (default: .)")
     index.add_argument("--project", metavar="P", help="project name (default: the folder's name)")
     index.add_argument("--quiet", "-q", action="store_true", help="no progress display")
+    search = commands["search-code"]
+    search.add_argument("query", metavar="QUERY", help="what the code does, or names in it")
+    search.add_argument("--project", metavar="P", help="only this project")
+    search.add_argument("--language", metavar="L", help="only this language (python, typescript, go...)")
+    search.add_argument("--unit-type", dest="unit_type", metavar="T", help="module, class, function, method or key")
+    search.add_argument("--limit", "-n", type=int, default=10, metavar="N", help="at most N units (default: 10)")
     for name in ("callers", "callees"):
         commands[name].add_argument("name", metavar="NAME", help="load, Config.load or app.config.Config.load")
         commands[name].add_argument("--project", metavar="P", help="only this project")

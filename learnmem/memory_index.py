@@ -11,31 +11,17 @@ from __future__ import annotations
 
 import threading
 from datetime import datetime
-from functools import cache
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from threadpoolctl import ThreadpoolController
 
 from learnmem import sql
 from learnmem.records import Memory
-from learnmem.search import Bm25
+from learnmem.search import Bm25, one_blas_thread
 from learnmem.store import Store
 
 _MAX_CHUNKS = 16
-
-
-@cache
-def _blas_controller() -> ThreadpoolController:
-    return ThreadpoolController()
-
-
-def _one_blas_thread():
-    """A matrix-vector product gains nothing from BLAS threads, and their busy-waiting after
-    the call starves the embedding model's threads on a small machine: retrieve p95 at 10k
-    memories went from ~16 ms to ~5 ms on 2 cores with one BLAS thread."""
-    return _blas_controller().limit(limits=1, user_api="blas")
 
 
 def _vectors(table: pa.Table, dim: int) -> np.ndarray:
@@ -105,7 +91,7 @@ class MemorySnapshot:
 
     def similarity(self, query_vector: np.ndarray) -> np.ndarray:
         """Each memory's cosine to the query: of its best passage when it has several."""
-        with _one_blas_thread():
+        with one_blas_thread():
             scores = self.vectors @ query_vector
             if len(self.passages.owners):
                 np.maximum.at(scores, self.passages.owners, self.passages.vectors @ query_vector)

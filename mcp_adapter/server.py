@@ -169,6 +169,30 @@ def build_server(lm: Any) -> MCPServer:
     @server.tool(
         annotations=_READ_ONLY,
         description=(
+            "Search indexed code by meaning and by identifiers (hybrid), best first. Returns {results: [{score, "
+            "file_path, start_line, end_line, qualified_name, module, unit_type, language, signature, snippet}], count}."
+        ),
+    )
+    async def search_code(
+        query: Annotated[str, Field(description="What the code does, or names in it.")],
+        project: Annotated[str | None, Field(description="Only this project.")] = None,
+        language: Annotated[str | None, Field(description="Only this language: python, typescript, go...")] = None,
+        unit_type: Annotated[str | None, Field(description="module, class, function, method or key.")] = None,
+        limit: Annotated[int, Field(description="Maximum number of units to return.")] = 10,
+    ) -> CallToolResult:
+        return await _call(lm.search_code, query, project=project, language=language, unit_type=unit_type, limit=limit)
+
+    @server.tool(annotations=_READ_ONLY, description="Code units that look like a snippet, best first. Returns {results, count}.")
+    async def find_similar_code(
+        snippet: Annotated[str, Field(description="A piece of code.")],
+        project: Annotated[str | None, Field(description="Only this project.")] = None,
+        limit: Annotated[int, Field(description="Maximum number of units to return.")] = 10,
+    ) -> CallToolResult:
+        return await _call(lm.find_similar_code, snippet, project=project, limit=limit)
+
+    @server.tool(
+        annotations=_READ_ONLY,
+        description=(
             "Call sites that call a function: name it bare (load), qualified (Config.load) or module-qualified "
             "(app.config.Config.load); a bare name returns every match. Returns {results: [edges], count}."
         ),

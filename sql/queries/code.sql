@@ -78,3 +78,13 @@ WHERE ($project::VARCHAR IS NULL OR project = $project)
        OR caller_qualified_name LIKE '%.' || $name
        OR caller_module || '.' || caller_qualified_name = $name)
 ORDER BY project, file_path, line;
+
+-- name: code_unit_stats
+SELECT count(*), coalesce(max(seq), 0) FROM code_units;
+
+-- name: load_code_units
+-- Everything code search needs, every project.
+SELECT project, file_path, module, name, qualified_name, unit_type, signature, start_line, end_line,
+       language, content, terms, embedding
+FROM code_units
+ORDER BY seq;

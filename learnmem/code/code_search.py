@@ -1,0 +1,142 @@
+"""Code search: hybrid (exact vectors + BM25 over identifiers, signatures, docstrings, bodies) over code units.
+
+Like memories, a process keeps a snapshot of every unit's vector and terms and
+refreshes it when the file changed; an index run rewrites whole files, so the
+snapshot is simply reloaded then.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from learnmem import keywords, sql, validate
+from learnmem.code.languages import LANGUAGES
+from learnmem.search import QNORM_ALPHA, Bm25, hybrid_rank, one_blas_thread
+from learnmem.store import Store
+
+UNIT_TYPES = ("module", "class", "function", "method", "key")
+MAX_LIMIT = 100
+SNIPPET_LINES = 6
+# Weight of the cosine in the fused score for code (see bench/RESULTS.md, code quality).
+CODE_ALPHA = QNORM_ALPHA
+
+
+@dataclass(frozen=True)
+class CodeHit:
+    """A code unit found by search, with where it is and a short snippet."""
+
+    score: float
+    project: str
+    file_path: str
+    start_line: int
+    end_line: int
+    qualified_name: str
+    name: str
+    module: str
+    unit_type: str
+    language: str
+    signature: str
+    snippet: str
+
+
+class CodeSnapshot:
+    """Every code unit at one moment: vectors, BM25 postings, filter columns, result columns."""
+
+    def __init__(self, table: pa.Table, dim: int):
+        self.table = table
+        self.size = table.num_rows
+        flat = pc.list_flatten(table.column("embedding")).to_numpy() if self.size else np.zeros(0)
+        self.vectors = np.ascontiguousarray(flat, dtype=np.float32).reshape(self.size, dim)
+        self.bm25 = Bm25(table.column("terms"))
+        self.filters = {name: np.asarray(table.column(name).to_pylist(), dtype=object)
+                        for name in ("project", "language", "unit_type")}
+
+    def eligible(self, **wanted: str | None) -> np.ndarray:
+        """Rows matching every given filter. Module units (whole files) only when asked for by unit_type:
+        they would otherwise crowd out the definitions they contain."""
+        mask = np.ones(self.size, dtype=bool)
+        for name, value in wanted.items():
+            if value is not None:
+                mask &= self.filters[name] == value
+        if wanted.get("unit_type") is None:
+            mask &= self.filters["unit_type"] != "module"
+        return mask
+
+    def hit(self, row: int, score: float) -> CodeHit:
+        values = {name: self.table.column(name)[row].as_py() for name in (
+            "project", "file_path", "start_line", "end_line", "qualified_name", "name", "module", "unit_type",
+            "language", "signature", "content")}
+        content = values.pop("content")
+        snippet = "\n".join(content.splitlines()[:SNIPPET_LINES])
+        return CodeHit(score=score, snippet=snippet, **values)
+
+
+class CodeIndex:
+    """Keeps a CodeSnapshot current for one store."""
+
+    def __init__(self, store: Store, dim: int):
+        self.store = store
+        self.dim = dim
+        self._snapshot: CodeSnapshot | None = None
+        self._signature: tuple | None = None
+        self._stats: tuple | None = None
+        self._lock = threading.Lock()
+
+    def snapshot(self) -> CodeSnapshot:
+        """The current snapshot; opens the file only when it changed since the last call."""
+        with self._lock:
+            signature = self.store.signature()
+            if self._snapshot is not None and signature == self._signature:
+                return self._snapshot
+            with self.store.read() as con:
+                stats = con.execute(sql.query("code_unit_stats")).fetchone()
+                if self._snapshot is None or stats != self._stats:
+                    table = con.execute(sql.query("load_code_units")).to_arrow_table().combine_chunks()
+                    self._snapshot = CodeSnapshot(table, self.dim)
+            self._signature, self._stats = signature, stats
+            return self._snapshot
+
+
+def _check(query_field: str, text, limit, project, language, unit_type) -> dict:
+    validate.text(query_field, text, max_chars=10_000)
+    validate.integer("limit", limit, low=1, high=MAX_LIMIT)
+    if project is not None:
+        validate.text("project", project, max_chars=200)
+    if language is not None:
+        validate.choice("language", language, sorted(set(LANGUAGES.values())))
+    if unit_type is not None:
+        validate.choice("unit_type", unit_type, UNIT_TYPES)
+    return {"project": project, "language": language, "unit_type": unit_type}
+
+
+def _ranked(index: CodeIndex, embedder, text: str, limit: int, filters: dict) -> list[CodeHit]:
+    snapshot = index.snapshot()
+    eligible = snapshot.eligible(**filters)
+    if not eligible.any():
+        return []
+    query_vector = embedder.embed([text])[0]
+    with one_blas_thread():
+        similarity = snapshot.vectors @ query_vector
+    ranked = hybrid_rank(
+        similarity, snapshot.bm25, keywords.terms(text), eligible, limit,
+        importance=np.zeros(snapshot.size), recency=np.arange(snapshot.size), alpha=CODE_ALPHA,
+    )
+    return [snapshot.hit(int(row), float(score)) for row, score in zip(ranked.rows, ranked.scores)]
+
+
+def search_code(index: CodeIndex, embedder, query: str, project: str | None = None, language: str | None = None,
+                unit_type: str | None = None, limit: int = 10) -> list[CodeHit]:
+    """Code units that match `query` by meaning and by identifiers, best first."""
+    filters = _check("query", query, limit, project, language, unit_type)
+    return _ranked(index, embedder, query.strip(), limit, filters)
+
+
+def find_similar_code(index: CodeIndex, embedder, snippet: str, project: str | None = None, limit: int = 10) -> list[CodeHit]:
+    """Code units that look like `snippet`, best first."""
+    filters = _check("snippet", snippet, limit, project, None, None)
+    return _ranked(index, embedder, snippet, limit, filters)
