@@ -1,0 +1,1 @@
+"""Code-intelligence benchmarks: indexing speed, search latency, retrieval quality (`python -m bench.code`)."""
