@@ -245,3 +245,226 @@ def test_renamed_module_moves_its_callers_edges(tmp_path):
     assert (result.files_indexed, result.files_deleted, result.files_unchanged) == (1, 1, 2)
     assert [(e.callee_module, e.callee_qualified_name) for e in lm.find_callees("pkg.a.alpha")] == [(None, None)]
     assert_same_index(snapshot(lm), clean_snapshot(tree, tmp_path / "clean.duckdb"))
+
+
+# --- 2. bad input: clear errors or counted skips, the file left consistent ------------------------------
+
+
+@pytest.fixture
+def lm(tmp_path):
+    return learnmem.open(tmp_path / "a.duckdb", embedder=HashingEmbedder())
+
+
+def indexed_paths(lm) -> set[str]:
+    return {row[0] for row in lm.sql("SELECT path FROM code_files").fetchall()}
+
+
+def test_symlink_loop_and_symlinked_file(lm, tmp_path):
+    tree = tmp_path / "tree"
+    write(tree, "pkg/a.py", "def alpha():\n    return 1\n")
+    (tree / "pkg" / "loop").symlink_to("..", target_is_directory=True)  # pkg/loop -> tree
+    (tree / "pkg" / "self").symlink_to(".", target_is_directory=True)  # pkg/self -> pkg
+    write(tmp_path, "outside/b.py", "def beta():\n    return 2\n")
+    (tree / "b.py").symlink_to(tmp_path / "outside" / "b.py")  # a symlinked file is read through
+    (tree / "dangling.py").symlink_to(tmp_path / "nowhere.py")
+    (tree / "x.py").symlink_to(tree / "y.py")  # a file symlink loop
+    (tree / "y.py").symlink_to(tree / "x.py")
+    started = time.monotonic()
+    result = lm.index_codebase(tree, project=PROJECT, progress=False)
+    assert time.monotonic() - started < 30
+    assert indexed_paths(lm) == {"pkg/a.py", "b.py"}  # each file once, through no loop
+    assert (result.files_indexed, result.files_failed) == (2, 0)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
+def test_unreadable_file_is_counted_as_failed(lm, tmp_path):
+    tree = tmp_path / "tree"
+    write(tree, "a.py", "def alpha():\n    return 1\n")
+    write(tree, "secret.py", "def hidden():\n    return 2\n")
+    (tree / "secret.py").chmod(0)
+    try:
+        result = lm.index_codebase(tree, project=PROJECT, progress=False)
+    finally:
+        (tree / "secret.py").chmod(0o644)
+    assert result.files_failed == 1 and "secret.py" in result.failures[0]
+    assert indexed_paths(lm) == {"a.py"}
+
+
+def test_file_that_cannot_be_read_is_counted_as_failed(lm, tmp_path, monkeypatch):
+    """A file deleted between the walk and the read (works as root, unlike chmod 000)."""
+    tree = tmp_path / "tree"
+    write(tree, "a.py", "def alpha():\n    return 1\n")
+    write(tree, "gone.py", "def gone():\n    return 2\n")
+    real = walk.candidate_files
+
+    def racing(root, recursive=True):
+        for relative in real(root, recursive):
+            if relative == "gone.py":
+                (root / relative).unlink()
+            yield relative
+
+    monkeypatch.setattr(walk, "candidate_files", racing)
+    result = lm.index_codebase(tree, project=PROJECT, progress=False)
+    assert (result.files_failed, result.files_indexed) == (1, 1)
+    assert result.failures[0].startswith("gone.py: ")
+    assert indexed_paths(lm) == {"a.py"}
+
+
+def test_huge_minified_file_is_skipped_quickly_without_reading_it(lm, tmp_path):
+    tree = tmp_path / "tree"
+    write(tree, "a.py", "def alpha():\n    return 1\n")
+    with open(tree / "bundle.min.js", "wb") as out:
+        chunk = b"var a=1;" * (1 << 17)  # 1 MiB, no newline
+        out.writelines(chunk for _ in range(50))
+    tracemalloc.start()
+    started = time.monotonic()
+    try:
+        result = lm.index_codebase(tree, project=PROJECT, progress=False)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert time.monotonic() - started < 20
+    assert peak < 20 * 1024 * 1024, f"indexing a tree with a 50 MB file peaked at {peak / 2**20:.0f} MiB"
+    assert (result.files_skipped, result.files_indexed) == (1, 1)
+    assert indexed_paths(lm) == {"a.py"}
+
+
+def test_non_utf8_content_and_syntax_errors_are_indexed(lm, tmp_path):
+    tree = tmp_path / "tree"
+    write(tree, "latin.py", b"# caf\xe9\ndef caf\xe9():\n    return '\xff\xfe'\n\ndef ok():\n    return 1\n")
+    write(tree, "broken.py", "def broken(:\n    pass\n\ndef fine():\n    return 2\n")
+    result = lm.index_codebase(tree, project=PROJECT, progress=False)
+    assert (result.files_indexed, result.files_failed) == (2, 0)
+    errors = dict(lm.sql("SELECT path, syntax_errors FROM code_files").fetchall())
+    assert errors["broken.py"] > 0
+    units = {row[0] for row in lm.sql("SELECT qualified_name FROM code_units WHERE file_path = 'latin.py'").fetchall()}
+    assert "ok" in units
+    content = lm.sql("SELECT content FROM code_units WHERE file_path = 'latin.py' AND unit_type = 'module'").fetchone()[0]
+    assert "\ufffd" in content
+
+
+def test_non_utf8_file_name_is_counted_as_failed_not_fatal(lm, tmp_path):
+    tree = tmp_path / "tree"
+    write(tree, "a.py", "def alpha():\n    return 1\n")
+    with open(os.path.join(os.fsencode(tree), b"bad\xff.py"), "wb") as out:
+        out.write(b"def beta():\n    return 2\n")
+    result = lm.index_codebase(tree, project=PROJECT, progress=False)
+    assert (result.files_indexed, result.files_failed) == (1, 1)
+    assert "UTF-8" in result.failures[0]
+    assert indexed_paths(lm) == {"a.py"}
+
+
+def test_gitignore_in_subfolder_and_vendored_folders(lm, tmp_path):
+    tree = tmp_path / "tree"
+    write(tree, ".gitignore", "*.gen.py\n")
+    write(tree, "a.py", "def alpha():\n    return 1\n")
+    write(tree, "top.gen.py", "x = 1\n")
+    write(tree, "sub/.gitignore", "/local.py\nbuildout/\n!keep.gen.py\n")
+    write(tree, "sub/local.py", "x = 1\n")
+    write(tree, "sub/deeper/local.py", "x = 1\n")  # "/local.py" is anchored to sub/
+    write(tree, "sub/buildout/x.py", "x = 1\n")
+    write(tree, "sub/keep.gen.py", "x = 1\n")  # re-included by the deeper .gitignore, as git does
+    write(tree, "sub/drop.gen.py", "x = 1\n")
+    write(tree, "other/local.py", "x = 1\n")  # sub/.gitignore says nothing about other/
+    write(tree, "node_modules/dep/index.js", "function vendored() {}\n")
+    write(tree, ".venv/lib/site.py", "x = 1\n")
+    write(tree, "web/node_modules/dep/index.js", "function vendored() {}\n")
+    lm.index_codebase(tree, project=PROJECT, progress=False)
+    assert indexed_paths(lm) == {"a.py", "sub/deeper/local.py", "sub/keep.gen.py", "other/local.py"}
+
+
+def test_failed_index_call_leaves_previous_rows_intact(lm, tmp_path):
+    tree = tmp_path / "tree"
+    write(tree, "pkg/a.py", "from pkg.b import beta\n\ndef alpha():\n    return beta()\n")
+    write(tree, "pkg/b.py", "def beta():\n    return 1\n")
+    lm.index_codebase(tree, project=PROJECT, progress=False)
+    before = snapshot(lm)
+    shutil.rmtree(tree)
+    with pytest.raises(NotFoundError, match="does not exist"):
+        lm.index_codebase(tree, project=PROJECT, progress=False)
+    assert snapshot(lm) == before
+    tree.write_text("now a file")
+    with pytest.raises(learnmem.errors.ValidationError, match="is a file"):
+        lm.index_codebase(tree, project=PROJECT, progress=False)
+    assert snapshot(lm) == before
+
+
+# --- 3. an index run that fails half-way ------------------------------------------------------------
+
+
+class FailingEmbedder(HashingEmbedder):
+    """Raises on its `fail_on`-th call to embed."""
+
+    def __init__(self, fail_on: int):
+        super().__init__()
+        self.calls = 0
+        self.fail_on = fail_on
+
+    def embed(self, texts, batch_size=32):
+        self.calls += 1
+        if self.calls == self.fail_on:
+            raise RuntimeError("embedder died")
+        return super().embed(texts, batch_size)
+
+
+def edited_tree(root: Path) -> None:
+    """Six files calling each other, indexed once, then edited: two changed, one deleted, one added."""
+    write(root, "pkg/__init__.py", "")
+    for i in range(5):
+        write(root, f"pkg/m{i}.py", f"from pkg.m{(i + 1) % 5} import f{(i + 1) % 5}\n\ndef f{i}():\n    return f{(i + 1) % 5}()\n")
+
+
+def edit(root: Path) -> None:
+    write(root, "pkg/m1.py", "from pkg.m3 import f3\n\ndef f1():\n    return f3() + 1\n")
+    write(root, "pkg/m2.py", "def f2():\n    return 2\n\ndef g2():\n    return f2()\n")
+    (root / "pkg/m4.py").unlink()  # m3's call to f4 no longer resolves
+    write(root, "pkg/m5.py", "from pkg.m0 import f0\n\ndef f5():\n    return f0()\n")
+
+
+@pytest.mark.parametrize("fail_on", [1, 2])
+def test_reindex_after_an_embedder_failure_equals_a_clean_index(tmp_path, fail_on):
+    tree = tmp_path / "tree"
+    edited_tree(tree)
+    db = tmp_path / "a.duckdb"
+    learnmem.open(db, embedder=HashingEmbedder()).index_codebase(tree, project=PROJECT, progress=False)
+    edit(tree)
+    with patched(indexer, "WRITE_BATCH", 1), pytest.raises(RuntimeError, match="embedder died"):
+        learnmem.open(db, embedder=FailingEmbedder(fail_on)).index_codebase(tree, project=PROJECT, progress=False)
+    lm = learnmem.open(db, embedder=HashingEmbedder())
+    half = snapshot(lm)
+    assert len({row[0] for row in half["code_files"]}) == len(half["code_files"])  # no path twice
+    result = lm.index_codebase(tree, project=PROJECT, progress=False)
+    assert result.files_indexed >= 1
+    assert_same_index(snapshot(lm), clean_snapshot(tree, tmp_path / "clean.duckdb"))
+
+
+@pytest.mark.parametrize("failing", ["resolve", "deletes"])
+def test_reindex_after_a_failure_past_the_file_writes_equals_a_clean_index(tmp_path, monkeypatch, failing):
+    """Files written, then the run dies (killed, or the file stayed locked) before the call graph was rebuilt:
+    the next run finds no file changed, yet must not keep the stale graph."""
+    from learnmem.code import resolve
+
+    tree = tmp_path / "tree"
+    edited_tree(tree)
+    lm = learnmem.open(tmp_path / "a.duckdb", embedder=HashingEmbedder())
+    lm.index_codebase(tree, project=PROJECT, progress=False)
+    edit(tree)
+    if failing == "resolve":
+        def died(files):
+            raise RuntimeError("killed")
+        monkeypatch.setattr(resolve, "resolve_calls", died)
+    else:
+        real = indexer._delete_files
+
+        def died(con, project, paths):
+            real(con, project, paths)
+            if paths == ["pkg/m4.py"]:  # the deletion of vanished files commits, then the run dies
+                con.commit()
+                con.begin()
+                raise RuntimeError("killed")
+        monkeypatch.setattr(indexer, "_delete_files", died)
+    with pytest.raises(RuntimeError, match="killed"):
+        lm.index_codebase(tree, project=PROJECT, progress=False)
+    monkeypatch.undo()
+    lm.index_codebase(tree, project=PROJECT, progress=False)
+    assert_same_index(snapshot(lm), clean_snapshot(tree, tmp_path / "clean.duckdb"))

@@ -130,6 +130,16 @@ def index_codebase(
             skipped += 1
             continue
         try:
+            relative.encode("utf-8")
+        except UnicodeEncodeError:  # os.walk keeps undecodable bytes as surrogates, which no column can hold
+            failed += 1
+            shown = relative.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            failures.append(f"{shown}: file name is not valid UTF-8")
+            continue
+        try:
+            if (root / relative).stat().st_size > MAX_FILE_BYTES:  # skip it without reading it
+                skipped += 1
+                continue
             data = (root / relative).read_bytes()
         except OSError as error:
             failed += 1
@@ -156,11 +166,12 @@ def index_codebase(
         with store.write() as con:
             _delete_files(con, project, deleted)
 
-    if changed or deleted:
+    with store.read() as con:
+        calls, resolved = con.execute(sql.query("call_counts"), {"project": project}).fetchone()
+    # Writing files clears the graph (see _delete_files), so no edges with no change
+    # means a run died before its rebuild: rebuild then too.
+    if changed or deleted or not calls:
         calls, resolved = _rebuild_call_graph(store, project)
-    else:  # nothing moved: the stored graph is current
-        with store.read() as con:
-            calls, resolved = con.execute(sql.query("call_counts"), {"project": project}).fetchone()
     display.close()
     with store.read() as con:
         unit_count = len(con.execute(sql.query("project_units"), {"project": project}).fetchall())
@@ -186,6 +197,8 @@ def _parse(relative: str, data: bytes) -> ParsedFile:
 
 
 def _delete_files(con, project: str, paths: Sequence[str]) -> None:
+    """Drop the rows of these files and the project's call graph, which may name them (rebuilt at the end of the run)."""
+    con.execute(sql.query("delete_calls"), {"project": project})
     params = {"project": project, "paths": list(paths)}
     for query in (
         sql.query("delete_code_files"),

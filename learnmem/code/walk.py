@@ -42,10 +42,12 @@ def candidate_files(root: Path, recursive: bool = True) -> Iterator[str]:
             specs.append((relative_dir, spec))
 
         def ignored(relative: str, is_dir: bool) -> bool:
-            for base, spec in specs:
+            # As git does: the deepest .gitignore with a pattern for the path decides ("!keep.py" re-includes).
+            for base, spec in reversed(specs):
                 inside = relative[len(base) + 1 :] if base else relative
-                if spec.match_file(inside + ("/" if is_dir else "")):
-                    return True
+                verdict = spec.check_file(inside + ("/" if is_dir else "")).include
+                if verdict is not None:
+                    return verdict
             return False
 
         kept = []
