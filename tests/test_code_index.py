@@ -132,3 +132,31 @@ def test_bad_directories(code_lm, tmp_path, target, error, message):
     with pytest.raises(error, match=message):
         code_lm.index_codebase(tmp_path / target, progress=False)
     assert code_lm.info().counts["code_files"] == 0
+
+
+def test_other_languages_resolve_within_their_file_only(code_lm, tmp_path):
+    root = tmp_path / "ts"
+    write_tree(root, {
+        "main.ts": """
+            export function greet(name: string): string {
+              return format(name);
+            }
+            function format(s: string) { return s; }
+            class Shop {
+              constructor() {}
+              total() { return this.sum(); }
+              sum() { return 1; }
+            }
+            const shop = new Shop();
+            console.log(greet("x"));
+            """,
+        "other.ts": "export function format(x: string) { return x; }\n",
+    })
+    code_lm.index_codebase(root, project="ts", progress=False)
+    edges = set(code_lm.sql(
+        "SELECT caller_qualified_name, callee_module, callee_qualified_name, callee_name FROM call_edges"
+    ).fetchall())
+    assert ("greet", "main", "format", "format") in edges  # the same file's format, not other.ts's
+    assert ("Shop.total", "main", "Shop.sum", "sum") in edges
+    assert ("", "main", "Shop.constructor", "Shop") in edges
+    assert ("", None, None, "log") in edges  # console.log: unresolved, still recorded

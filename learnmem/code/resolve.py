@@ -42,9 +42,13 @@ _Target = tuple
 
 
 def resolve_calls(files: list[ParsedFile]) -> list[Edge]:
-    """One edge per call site of every Python file, resolved where static analysis can."""
+    """One edge per call site of every file, resolved where static analysis can.
+
+    Python files get the full treatment (scopes, imports, classes); other
+    languages resolve within their own file only (see `_resolve_in_file`).
+    """
     project = _Project([f for f in files if f.language == "python"])
-    edges: list[Edge] = []
+    edges: list[Edge] = [edge for f in files if f.language != "python" for edge in _file_edges(f)]
     for parsed in project.files.values():
         for call in parsed.calls:
             target = project.resolve_call(parsed.module, call)
@@ -63,6 +67,39 @@ def resolve_calls(files: list[ParsedFile]) -> list[Edge]:
                 )
             )
     return edges
+
+
+# Receivers that mean "this object" in the languages other than Python.
+_SELF_RECEIVERS = ("this.", "self.", "self:", "this->")
+
+
+def _file_edges(parsed: ParsedFile) -> list[Edge]:
+    """Edges of a non-Python file: calls of its own top-level definitions and of its own class's methods.
+
+    Without the language's import rules nothing else can be told apart, so
+    everything else stays unresolved rather than guessed.
+    """
+    defined: dict[str, int] = {}
+    for unit in parsed.units:
+        defined[unit.qualified_name] = defined.get(unit.qualified_name, 0) + 1
+    unique = {name for name, count in defined.items() if count == 1 and name}
+    edges = []
+    for call in parsed.calls:
+        target = _resolve_in_file(call.callee, call.caller, unique)
+        edges.append(Edge(parsed.module, call.caller, parsed.module if target else None, target,
+                          call.callee, parsed.path, call.line))
+    return edges
+
+
+def _resolve_in_file(callee: str, caller: str, unique: set[str]) -> str | None:
+    for prefix in _SELF_RECEIVERS:
+        if callee.startswith(prefix) and "." in caller:
+            method = f"{caller.rsplit('.', 1)[0]}.{callee[len(prefix):]}"
+            return method if method in unique else None
+    if callee in unique and "." not in callee:
+        constructor = f"{callee}.constructor"
+        return constructor if constructor in unique else callee
+    return None
 
 
 class _Project:
