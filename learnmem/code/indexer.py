@@ -83,22 +83,40 @@ def _root(directory) -> Path:
 
 
 class _Progress:
-    """A one-line progress display on a terminal; silent otherwise."""
+    """A progress bar over files, with units embedded and the ETA; silent when stderr is not a terminal."""
 
-    def __init__(self, enabled: bool):
+    WIDTH = 28
+
+    def __init__(self, enabled: bool, files_total: int = 0):
         self.enabled = enabled and sys.stderr.isatty()
         self.started = time.monotonic()
+        self.files_total = files_total
+        self.files_done = 0
+        self.units = 0
 
-    def show(self, stage: str, done: int, total: int) -> None:
-        if not self.enabled or not total:
+    def files(self, done: int) -> None:
+        self.files_done = done
+        self._draw()
+
+    def embedded(self, count: int) -> None:
+        self.units += count
+        self._draw()
+
+    def _draw(self) -> None:
+        if not self.enabled or not self.files_total:
             return
         elapsed = time.monotonic() - self.started
-        eta = elapsed / done * (total - done) if done else 0.0
-        sys.stderr.write(f"\r{stage}: {done}/{total} ({eta:.0f} s left)   ")
+        done = max(self.files_done, 1)
+        eta = elapsed / done * (self.files_total - self.files_done)
+        filled = self.WIDTH * self.files_done // self.files_total
+        bar = "#" * filled + "." * (self.WIDTH - filled)
+        sys.stderr.write(
+            f"\r[{bar}] files {self.files_done}/{self.files_total}  units embedded {self.units}  ETA {eta:.0f} s   "
+        )
         sys.stderr.flush()
 
     def close(self) -> None:
-        if self.enabled:
+        if self.enabled and self.files_total:
             sys.stderr.write("\n")
 
 
@@ -157,11 +175,13 @@ def index_codebase(
     deleted = sorted(set(known) - seen)
 
     units_embedded = 0
+    display.files_total = len(changed)
     for start in range(0, len(changed), WRITE_BATCH):
         batch = changed[start : start + WRITE_BATCH]
         parsed = [_parse(relative, data) for relative, data, _ in batch]
-        display.show("parsing", start + len(batch), len(changed))
+        display.files(start)
         units_embedded += _write_batch(store, embedder, project, batch, parsed, display)
+        display.files(start + len(batch))
     if deleted:
         with store.write() as con:
             _delete_files(con, project, deleted)
@@ -223,7 +243,7 @@ def _write_batch(store: Store, embedder, project: str, batch, parsed: list[Parse
         chunk = missing[start : start + 64]
         for (digest, _), vector in zip(chunk, embedder.embed([text for _, text in chunk])):
             vectors[digest] = vector
-        display.show("embedding", start + len(chunk), len(missing))
+        display.embedded(len(chunk))
     now = utc_now()
     files = pa.table({
         "project": [project] * len(parsed), "path": [f.path for f in parsed], "language": [f.language for f in parsed],
