@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import gc
 import os
-import time
 from pathlib import Path
 
-import numpy as np
 
 from bench.code.embedders import DerivingEmbedder, RecordingEmbedder
 from bench.code.libs import SITE_PACKAGES, copy_package, loc, package_files
