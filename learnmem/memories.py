@@ -23,6 +23,7 @@ from learnmem.memory_index import MemoryIndex, iso
 from learnmem.records import DeleteResult, Memory, MemoryHit, StoreResult
 from learnmem.search import hybrid_rank
 from learnmem.store import Store, utc_now
+from learnmem.vectors import to_column
 
 MEMORY_CATEGORIES = (
     "fact",  # something true about the project or its world
@@ -141,15 +142,10 @@ def _arrow_rows(fresh: Sequence[tuple[_Draft, np.ndarray, np.ndarray, list[str]]
             "tags": pa.array([list(d.tags) for d in drafts], pa.list_(pa.string())),
             "terms": pa.array([row[3] for row in fresh], pa.list_(pa.string())),
             "created_at": pa.array([assigned[d.content_hash][1] for d in drafts], pa.timestamp("us")),
-            "embedding": _fixed_size_lists(np.asarray([row[1] for row in fresh]), dim),
+            "embedding": to_column(np.asarray([row[1] for row in fresh]), dim),
             "passages": _passage_lists([row[2] for row in fresh], dim),
         }
     )
-
-
-def _fixed_size_lists(vectors: np.ndarray, dim: int) -> pa.FixedSizeListArray:
-    """(n, dim) floats as an Arrow column that DuckDB reads as FLOAT[dim]."""
-    return pa.FixedSizeListArray.from_arrays(pa.array(np.asarray(vectors, dtype=np.float32).reshape(-1)), dim)
 
 
 def _passage_lists(per_row: Sequence[np.ndarray], dim: int) -> pa.ListArray:
@@ -157,7 +153,7 @@ def _passage_lists(per_row: Sequence[np.ndarray], dim: int) -> pa.ListArray:
     counts = np.array([len(block) for block in per_row], dtype=np.int32)
     offsets = pa.array(np.concatenate([[0], np.cumsum(counts)]).astype(np.int32))
     values = np.concatenate([block.reshape(-1) for block in per_row]) if per_row else np.zeros(0)
-    return pa.ListArray.from_arrays(offsets, _fixed_size_lists(values.reshape(-1, dim), dim))
+    return pa.ListArray.from_arrays(offsets, to_column(values.reshape(-1, dim), dim))
 
 
 def retrieve_memories(
@@ -248,7 +244,7 @@ def reembed_memories(store: Store, embedder: Embedder) -> int:
     table = pa.table(
         {
             "id": [memory_id for memory_id, _ in rows],
-            "embedding": _fixed_size_lists(vectors, embedder.dim),
+            "embedding": to_column(vectors, embedder.dim),
             "passages": _passage_lists(passage_vectors, embedder.dim),
         }
     )

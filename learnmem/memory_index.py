@@ -20,14 +20,9 @@ from learnmem import sql
 from learnmem.records import Memory
 from learnmem.search import Bm25, one_blas_thread
 from learnmem.store import Store
+from learnmem.vectors import to_matrix
 
 _MAX_CHUNKS = 16
-
-
-def _vectors(table: pa.Table, dim: int) -> np.ndarray:
-    """The embedding column as an (n, dim) float32 matrix."""
-    flat = pc.list_flatten(table.column("embedding")).to_numpy()
-    return np.ascontiguousarray(flat, dtype=np.float32).reshape(table.num_rows, dim)
 
 
 class _Passages:
@@ -40,8 +35,7 @@ class _Passages:
     @classmethod
     def of(cls, table: pa.Table, dim: int, first_row: int) -> _Passages:
         lists = table.column("passages").combine_chunks()
-        flat = pc.list_flatten(lists)
-        vectors = np.ascontiguousarray(pc.list_flatten(flat).to_numpy(), dtype=np.float32).reshape(len(flat), dim)
+        vectors = to_matrix(pc.list_flatten(lists), dim)
         owners = pc.list_parent_indices(lists).to_numpy()
         return cls(vectors, owners.astype(np.int64) + first_row)
 
@@ -77,13 +71,13 @@ class MemorySnapshot:
 
     @classmethod
     def from_table(cls, table: pa.Table, dim: int) -> MemorySnapshot:
-        return cls(table, _vectors(table, dim), _Passages.of(table, dim, 0), Bm25(table.column("terms")), _categories(table))
+        return cls(table, to_matrix(table.column("embedding"), dim), _Passages.of(table, dim, 0), Bm25(table.column("terms")), _categories(table))
 
     def extended(self, new_rows: pa.Table, dim: int) -> MemorySnapshot:
         """A snapshot with `new_rows` appended: what was already loaded is reused, not rebuilt."""
         return MemorySnapshot(
             pa.concat_tables([self.table, new_rows]),
-            np.vstack([self.vectors, _vectors(new_rows, dim)]),
+            np.vstack([self.vectors, to_matrix(new_rows.column("embedding"), dim)]),
             self.passages.extended(_Passages.of(new_rows, dim, self.size)),
             self.bm25.extended(new_rows.column("terms")),
             np.concatenate([self.categories, _categories(new_rows)]),

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from learnmem import keywords, sql, validate
 from learnmem.code.languages import LANGUAGES
 from learnmem.search import Bm25, hybrid_rank, one_blas_thread
 from learnmem.store import Store
+from learnmem.vectors import to_matrix
 
 UNIT_TYPES = ("module", "class", "function", "method", "key")
 MAX_LIMIT = 100
@@ -51,8 +51,7 @@ class CodeSnapshot:
     def __init__(self, table: pa.Table, dim: int):
         self.table = table
         self.size = table.num_rows
-        flat = pc.list_flatten(table.column("embedding")).to_numpy() if self.size else np.zeros(0)
-        self.vectors = np.ascontiguousarray(flat, dtype=np.float32).reshape(self.size, dim)
+        self.vectors = to_matrix(table.column("embedding"), dim)
         self.bm25 = Bm25(table.column("terms"))
         self.filters = {name: np.asarray(table.column(name).to_pylist(), dtype=object)
                         for name in ("project", "language", "unit_type")}

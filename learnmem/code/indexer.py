@@ -26,6 +26,7 @@ from learnmem.code import languages
 from learnmem.code.model import CallSite, Import, ParsedFile, Unit
 from learnmem.errors import NotFoundError, ValidationError
 from learnmem.store import Store, utc_now
+from learnmem.vectors import to_column
 
 # Files bigger than this are counted as skipped: generated or minified, not code to read.
 MAX_FILE_BYTES = 5 * 1024 * 1024
@@ -262,9 +263,7 @@ def _write_batch(store: Store, embedder, project: str, batch, parsed: list[Parse
         "language": [f.language for f, _, _ in rows], "complexity": pa.array([u.complexity for _, u, _ in rows], pa.int32()),
         "content_hash": hashes, "bases": pa.array([list(u.bases) for _, u, _ in rows], pa.list_(pa.string())),
         "terms": pa.array([keywords.terms(keyword_text(u)) for _, u, _ in rows], pa.list_(pa.string())),
-        "embedding": pa.FixedSizeListArray.from_arrays(
-            pa.array(np.asarray([vectors[h] for h in hashes], dtype=np.float32).reshape(-1)), embedder.dim
-        ),
+        "embedding": to_column(np.asarray([vectors[h] for h in hashes]).reshape(-1, embedder.dim), embedder.dim),
     })
     imports = _records(project, parsed, lambda f: f.imports, ("local", "module", "name", "line"))
     sites = _records(project, parsed, lambda f: f.calls, ("caller", "callee", "name", "line", "receiver_type"))

@@ -1,0 +1,18 @@
+"""Embeddings between numpy and Arrow: how vectors go into and come out of FLOAT[dim] columns."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+
+def to_column(vectors: np.ndarray, dim: int) -> pa.FixedSizeListArray:
+    """(n, dim) floats as an Arrow column that DuckDB reads as FLOAT[dim]."""
+    return pa.FixedSizeListArray.from_arrays(pa.array(np.asarray(vectors, dtype=np.float32).reshape(-1)), dim)
+
+
+def to_matrix(column: pa.Array | pa.ChunkedArray, dim: int) -> np.ndarray:
+    """A FLOAT[dim] column (Arrow fixed-size lists) as a contiguous (n, dim) float32 matrix."""
+    flat = pc.list_flatten(column).to_numpy() if len(column) else np.zeros(0, dtype=np.float32)
+    return np.ascontiguousarray(flat, dtype=np.float32).reshape(len(column), dim)
