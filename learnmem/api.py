@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,10 @@ from learnmem.code.code_search import CodeHit
 from learnmem.code.graph import CallEdge
 from learnmem.code.indexer import IndexResult
 from learnmem.embed import DEFAULT_MODEL, Embedder, load_embedder
+from learnmem.git import commit_search, reports
+from learnmem.git.records import (
+    BlameEntry, CodeAuthor, CommitHit, CommitIndexResult, FileHistoryEntry, Hotspot, UnitChange,
+)
 from learnmem.memory_index import MemoryIndex
 from learnmem.records import DeleteResult, Info, Memory, MemoryHit, StoreResult
 from learnmem.store import Store, default_path, project_root
@@ -45,6 +50,7 @@ class Learnmem:
         self.store = Store(path, read_only=read_only, embedding_model=model_name, embedding_dim=dim)
         self._memory_index = MemoryIndex(self.store, dim)
         self._code_index = code_search.CodeIndex(self.store, dim)
+        self._commit_index = commit_search.CommitIndex(self.store, dim)
 
     def __repr__(self) -> str:
         mode = "read-only" if self.store.read_only else "read-write"
@@ -157,6 +163,58 @@ class Learnmem:
     def find_callees(self, function_name: str, project: str | None = None) -> list[CallEdge]:
         """Calls made inside `function_name` (bare, qualified or module-qualified)."""
         return graph.find_callees(self.store, function_name, project)
+
+    # -- git history ---------------------------------------------------------
+
+    def index_commits(
+        self, repo_path: str | os.PathLike = ".", since: str | datetime | None = None, project: str | None = None,
+        all_branches: bool = False, embed: bool = True, progress: bool = True,
+    ) -> CommitIndexResult:
+        """Index (incrementally) the commits reachable from HEAD (every branch if `all_branches`): messages
+        embedded, files changed with line counts and renames. `since` skips older commits (commit time)."""
+        from learnmem.git import history  # dulwich costs ~90 ms to import: only for git work
+
+        return history.index_commits(self.store, self.embedder if embed else None, repo_path, since, project,
+                                     all_branches, embed, progress)
+
+    def search_commits(
+        self, query: str, author: str | None = None, since: str | datetime | None = None,
+        until: str | datetime | None = None, path: str | None = None, limit: int = 10, project: str | None = None,
+    ) -> list[CommitHit]:
+        """Commits whose message or touched paths match `query` (hybrid), best first; the other arguments filter exactly."""
+        return commit_search.search_commits(self._commit_index, self.embedder, query, author, since, until, path,
+                                            limit, project)
+
+    def get_file_history(self, path: str, limit: int = 20, project: str | None = None) -> list[FileHistoryEntry]:
+        """The commits that changed `path` (relative to the repository root), newest first, following renames."""
+        return reports.file_history(self.store, path, limit, project)
+
+    def get_churn_hotspots(
+        self, days: int = 90, limit: int = 10, as_of: str | datetime | None = None, project: str | None = None
+    ) -> list[Hotspot]:
+        """Files that changed most often (then most lines) in the `days` before `as_of` (default now)."""
+        return reports.churn_hotspots(self.store, days, limit, as_of, project)
+
+    def get_code_authors(self, path: str, project: str | None = None) -> list[CodeAuthor]:
+        """Who wrote `path`: per author commits, lines added/removed, first/last change, share of today's lines."""
+        from learnmem.git import lines
+
+        return lines.get_code_authors(self.store, path, project)
+
+    def get_blame(
+        self, path: str, start_line: int | None = None, end_line: int | None = None, rev: str = "HEAD",
+        project: str | None = None,
+    ) -> list[BlameEntry]:
+        """Line ranges of `path` at `rev` with the commit that last changed them, its author, time and summary."""
+        from learnmem.git import lines
+
+        return lines.get_blame(self.store, path, start_line, end_line, rev, project)
+
+    def get_unit_history(self, name: str, project: str | None = None, limit: int = 20) -> list[UnitChange]:
+        """The commits that changed a function/class/method's lines (as `git log -L`), newest first."""
+        from learnmem.git import lines
+
+        return lines.get_unit_history(self.store, name, project, limit)
 
     # -- the file ----------------------------------------------------------
 

@@ -21,6 +21,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
+from learnmem import cli_git
+
 PROG = "learnmem"
 
 # Widest a cell may be in the human `sql` table: long text and vectors are cut.
@@ -344,6 +346,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
     "search-code": (cmd_search_code, "search indexed code by meaning and identifiers"),
     "callers": (cmd_callers, "show the call sites that call a function"),
     "callees": (cmd_callees, "show the calls a function makes"),
+    "git": (cli_git.run, "git history: index, search, history, hotspots, authors, blame, unit-history"),
 }
 
 
@@ -399,6 +402,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands["reembed"].add_argument(
         "--model", metavar="PATH", help="model directory or name (default: $LEARNMEM_MODEL, else all-MiniLM-L6-v2)"
     )
+    cli_git.add_commands(commands["git"], common, _Parser)
     commands["sql"].add_argument("query", metavar="QUERY", help="a read-only query, e.g. SELECT ... FROM memories")
     return parser
 

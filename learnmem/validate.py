@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
+from datetime import datetime, timezone
 from typing import Any
 
 from learnmem.errors import ValidationError
@@ -76,3 +77,23 @@ def tags(field: str, value: Any, *, max_tags: int = 20, max_chars: int = 100) ->
     if len(cleaned) > max_tags:
         raise ValidationError(f"{field}: {len(cleaned)} tags is over the limit of {max_tags}")
     return tuple(cleaned)
+
+
+def moment(field: str, value: Any) -> datetime | None:
+    """An ISO 8601 date/datetime string or a datetime, as a naive UTC datetime (what TIMESTAMP columns hold).
+
+    A value without a timezone is taken as UTC; None stays None."""
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        parsed = value
+    elif isinstance(value, str):
+        try:
+            parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            raise ValidationError(
+                f"{field}: {_show(value)} is not an ISO date or datetime (e.g. '2026-01-31' or '2026-01-31T12:00:00Z')"
+            ) from None
+    else:
+        raise ValidationError(f"{field}: expected an ISO date string or a datetime, got {type(value).__name__}")
+    return parsed.astimezone(timezone.utc).replace(tzinfo=None) if parsed.tzinfo is not None else parsed

@@ -15,3 +15,13 @@ CREATE OR REPLACE VIEW call_edges AS
 SELECT project, caller_module, caller_qualified_name, callee_module, callee_qualified_name,
        callee_name, file_path, line
 FROM calls;
+
+-- Per file, over all indexed history: how often, how much and by how many people it changed.
+-- Non-merge commits only (a merge's first-parent diff repeats its branch's changes).
+CREATE OR REPLACE VIEW churn AS
+SELECT f.project, f.path, count(DISTINCT f.sha) AS commits, sum(f.insertions) AS insertions,
+       sum(f.deletions) AS deletions, count(DISTINCT c.author_email) AS authors,
+       min(c.committed_at) AS first_change, max(c.committed_at) AS last_change
+FROM commit_files f JOIN commits c ON c.project = f.project AND c.sha = f.sha
+WHERE NOT c.is_merge
+GROUP BY f.project, f.path;

@@ -193,11 +193,15 @@ def test_init_creates_the_project_file(tmp_path: Path) -> None:
     assert str(created.parent) in human or str(created) in human
 
 
-def _subcommands() -> list[str]:
-    """The subcommand names, read from the parser itself."""
-    actions = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
-    assert len(actions) == 1
-    return sorted(actions[0].choices)
+def _subcommands(parser: argparse.ArgumentParser | None = None, prefix: str = "") -> list[str]:
+    """The subcommand names ("git blame" for nested ones), read from the parser itself."""
+    actions = [a for a in (parser or build_parser())._actions if isinstance(a, argparse._SubParsersAction)]
+    assert len(actions) <= 1
+    names = []
+    for name, child in (actions[0].choices.items() if actions else ()):
+        names.append(prefix + name)
+        names.extend(_subcommands(child, prefix + name + " "))
+    return sorted(names)
 
 
 def test_every_subcommand_is_documented_in_readme() -> None:
@@ -234,3 +238,20 @@ def test_index_then_callers_and_callees(tmp_path):
     assert "app.main.main -> app.util.helper" in _run("callees", "app.main.main", "--db", db).stdout
     missing = _run("index", str(tmp_path / "nope"), "--db", db, ok=False)
     assert missing.returncode == 2 and "does not exist" in missing.stderr
+
+
+def test_git_commands_index_and_report_this_repository(tmp_path):
+    """`learnmem git ...` on this project's own history: index, then each report, text and JSON."""
+    db = str(tmp_path / "git.duckdb")
+    indexed = _json("git", "index", str(ROOT), "--no-embed", "--db", db)
+    assert indexed["commits_added"] > 0 and indexed["commits_total"] == indexed["commits_added"]
+    assert _json("git", "index", str(ROOT), "--no-embed", "--db", db)["commits_added"] == 0
+    history = _json("git", "history", "README.md", "--limit", "3", "--db", db)["results"]
+    assert 1 <= len(history) <= 3 and all(entry["path"] == "README.md" for entry in history)
+    spots = _json("git", "hotspots", "--days", "36500", "--as-of", "2100-01-01", "--limit", "5", "--db", db)["results"]
+    assert spots and [s["commits"] for s in spots] == sorted((s["commits"] for s in spots), reverse=True)
+    blame = _json("git", "blame", "pyproject.toml", "--start", "1", "--end", "3", "--db", db)["results"]
+    assert blame[0]["start_line"] == 1 and blame[-1]["end_line"] == 3
+    assert "README.md" in _run("git", "history", "README.md", "--db", db).stdout
+    _assert_one_line_error(_run("git", "history", "no/such/file.py", "--db", db, ok=False), 2, "no/such/file.py")
+    _assert_one_line_error(_run("git", "index", str(tmp_path), "--db", db, ok=False), 2, "repo_path")

@@ -241,3 +241,46 @@ def test_code_tools_index_and_answer_call_graph_questions(db: Path, tmp_path: Pa
         assert is_error and missing["error"]["type"] == "not_found"
 
     _run(db, tmp_path, scenario)
+
+
+def _dulwich_commit(repo, root: Path, files: dict[str, str], message: str, when: int) -> None:
+    """Write files into the worktree and commit them with dulwich (no git binary)."""
+    from dulwich import porcelain
+
+    for name, text in files.items():
+        (root / name).write_text(text)
+    porcelain.add(repo, paths=[str(root / name) for name in files])
+    identity = b"Ana <ana@example.com>"
+    repo.get_worktree().commit(message=message.encode(), author=identity, committer=identity,
+                               author_timestamp=when, commit_timestamp=when, author_timezone=0, commit_timezone=0)
+
+
+def test_git_tools_index_search_history_blame_and_unit_history(db: Path, tmp_path: Path) -> None:
+    from dulwich.repo import Repo
+
+    root = tmp_path / "shop"
+    root.mkdir()
+    repo = Repo.init(str(root))
+    _dulwich_commit(repo, root, {"cart.py": "def total(items):\n    return sum(items)\n"}, "Add cart totals", 1_700_000_000)
+    _dulwich_commit(repo, root, {"cart.py": "def total(items):\n    return round(sum(items), 2)\n"},
+                    "Round cart totals to cents to fix the checkout rounding bug", 1_700_000_100)
+
+    async def scenario(session: ClientSession) -> None:
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+        assert tools["get_blame"].annotations.read_only_hint is True
+        indexed = await _ok(session, "index_commits", repo_path=str(root))
+        assert (indexed["commits_added"], indexed["project"]) == (2, "shop")
+        hits = await _ok(session, "search_commits", query="checkout rounding bug")
+        assert hits["results"][0]["subject"].startswith("Round cart totals")
+        assert hits["results"][0]["paths"] == ["cart.py"]
+        history = await _ok(session, "get_file_history", path="cart.py")
+        assert [(e["insertions"], e["deletions"]) for e in history["results"]] == [(1, 1), (2, 0)]
+        blame = await _ok(session, "get_blame", path="cart.py")
+        assert [(b["start_line"], b["end_line"], b["author"]) for b in blame["results"]] == [(1, 1, "Ana"), (2, 2, "Ana")]
+        await _ok(session, "index_codebase", directory=str(root), project="shop")
+        changes = await _ok(session, "get_unit_history", name="total")
+        assert [c["subject"] for c in changes["results"]][-1] == "Add cart totals"
+        missing, is_error = await _call(session, "get_file_history", path="nope.py")
+        assert is_error and missing["error"]["type"] == "not_found"
+
+    _run(db, tmp_path, scenario)

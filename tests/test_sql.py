@@ -34,7 +34,8 @@ def test_every_named_query_prepares_on_a_migrated_file(hashed_lm):
     empty = con.execute("SELECT * EXCLUDE (seq) FROM memories LIMIT 0").to_arrow_table()
     con.register("new_memories", pa.Table.from_batches([], empty.schema))
     con.register("new_vectors", pa.Table.from_batches([], empty.select(["id", "embedding", "passages"]).schema))
-    for table in ("code_files", "code_units", "code_imports", "call_sites", "calls"):
+    for table in ("code_files", "code_units", "code_imports", "call_sites", "calls", "git_repos", "commits",
+                  "commit_files"):
         shape = con.execute(f"SELECT * FROM {table} LIMIT 0").to_arrow_table().schema
         con.register(f"new_{table}", pa.Table.from_batches([], shape))
     failures = {}

@@ -31,6 +31,13 @@ EXPECTED_SCHEMA = {
               "callee_qualified_name", "callee_name", "line"],
     "call_edges": ["project", "caller_module", "caller_qualified_name", "callee_module", "callee_qualified_name",
                    "callee_name", "file_path", "line"],
+    "git_repos": ["project", "root", "refs", "tips", "shallow", "indexed_at"],
+    "commits": ["project", "sha", "position", "parents", "subject", "message", "author", "author_email", "committer",
+                "committer_email", "authored_at", "committed_at", "insertions", "deletions", "files_changed",
+                "is_merge", "terms", "embedding"],
+    "commit_files": ["project", "sha", "path", "old_path", "change_type", "insertions", "deletions", "is_binary",
+                     "from_merged"],
+    "churn": ["project", "path", "commits", "insertions", "deletions", "authors", "first_change", "last_change"],
 }
 
 

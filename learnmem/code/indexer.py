@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from learnmem import keywords, sql, validate
 from learnmem.code import languages
 from learnmem.code.model import CallSite, Import, ParsedFile, Unit
 from learnmem.errors import NotFoundError, ValidationError
+from learnmem.progress import Progress
 from learnmem.store import Store, utc_now
 from learnmem.vectors import to_column
 
@@ -83,44 +83,6 @@ def _root(directory) -> Path:
     return root.resolve()
 
 
-class _Progress:
-    """A progress bar over files, with units embedded and the ETA; silent when stderr is not a terminal."""
-
-    WIDTH = 28
-
-    def __init__(self, enabled: bool, files_total: int = 0):
-        self.enabled = enabled and sys.stderr.isatty()
-        self.started = time.monotonic()
-        self.files_total = files_total
-        self.files_done = 0
-        self.units = 0
-
-    def files(self, done: int) -> None:
-        self.files_done = done
-        self._draw()
-
-    def embedded(self, count: int) -> None:
-        self.units += count
-        self._draw()
-
-    def _draw(self) -> None:
-        if not self.enabled or not self.files_total:
-            return
-        elapsed = time.monotonic() - self.started
-        done = max(self.files_done, 1)
-        eta = elapsed / done * (self.files_total - self.files_done)
-        filled = self.WIDTH * self.files_done // self.files_total
-        bar = "#" * filled + "." * (self.WIDTH - filled)
-        sys.stderr.write(
-            f"\r[{bar}] files {self.files_done}/{self.files_total}  units embedded {self.units}  ETA {eta:.0f} s   "
-        )
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.enabled and self.files_total:
-            sys.stderr.write("\n")
-
-
 def index_codebase(
     store: Store,
     embedder,
@@ -135,7 +97,7 @@ def index_codebase(
     started = time.monotonic()
     root = _root(directory)
     project = validate.text("project", project if project is not None else root.name, max_chars=200)
-    display = _Progress(progress)
+    display = Progress(progress, "files", "units embedded")
     with store.read() as con:
         known = dict(con.execute(sql.query("code_file_hashes"), {"project": project}).fetchall())
 
@@ -176,13 +138,13 @@ def index_codebase(
     deleted = sorted(set(known) - seen)
 
     units_embedded = 0
-    display.files_total = len(changed)
+    display.total = len(changed)
     for start in range(0, len(changed), WRITE_BATCH):
         batch = changed[start : start + WRITE_BATCH]
         parsed = [_parse(relative, data) for relative, data, _ in batch]
-        display.files(start)
+        display.advance_to(start)
         units_embedded += _write_batch(store, embedder, project, batch, parsed, display)
-        display.files(start + len(batch))
+        display.advance_to(start + len(batch))
     if deleted:
         with store.write() as con:
             _delete_files(con, project, deleted)
@@ -230,7 +192,7 @@ def _delete_files(con, project: str, paths: Sequence[str]) -> None:
         con.execute(query, params)
 
 
-def _write_batch(store: Store, embedder, project: str, batch, parsed: list[ParsedFile], display: _Progress) -> int:
+def _write_batch(store: Store, embedder, project: str, batch, parsed: list[ParsedFile], display: Progress) -> int:
     """Embed what changed in these files and replace their rows in one transaction; returns units embedded."""
     rows = [(file, unit, embed_text(unit, file.module)) for file in parsed for unit in file.units]
     hashes = [_digest(text) for _, _, text in rows]
@@ -244,7 +206,7 @@ def _write_batch(store: Store, embedder, project: str, batch, parsed: list[Parse
         chunk = missing[start : start + 64]
         for (digest, _), vector in zip(chunk, embedder.embed([text for _, text in chunk])):
             vectors[digest] = vector
-        display.embedded(len(chunk))
+        display.add(len(chunk))
     now = utc_now()
     files = pa.table({
         "project": [project] * len(parsed), "path": [f.path for f in parsed], "language": [f.language for f in parsed],

@@ -25,7 +25,9 @@ CHECKPOINT;
 SELECT 'memories' AS table_name, count(*) AS row_count FROM memories
 UNION ALL SELECT 'code_files', count(*) FROM code_files
 UNION ALL SELECT 'code_units', count(*) FROM code_units
-UNION ALL SELECT 'calls', count(*) FROM calls;
+UNION ALL SELECT 'calls', count(*) FROM calls
+UNION ALL SELECT 'commits', count(*) FROM commits
+UNION ALL SELECT 'commit_files', count(*) FROM commit_files;
 
 -- name: load_extension
 -- LOAD takes no parameters: the caller substitutes a quoted path for {path}.
