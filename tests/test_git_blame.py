@@ -247,7 +247,7 @@ def test_random_histories_match_git(tmp_path_factory, seed, size, data):
         repo.close()
 
 
-# -- speed ----------------------------------------------------------------------------------------
+# -- long histories-----------------------------------------------------------------------------------
 
 
 def test_blame_of_2000_lines_with_500_commits_matches_git(tmp_path):

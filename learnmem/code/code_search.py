@@ -7,7 +7,6 @@ snapshot is simply reloaded then.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,6 +15,7 @@ import pyarrow as pa
 from learnmem import keywords, sql, validate
 from learnmem.code.languages import LANGUAGES
 from learnmem.search import Bm25, hybrid_rank, one_blas_thread
+from learnmem.snapshot_cache import SnapshotCache
 from learnmem.store import Store
 from learnmem.vectors import to_matrix
 
@@ -76,30 +76,12 @@ class CodeSnapshot:
         return CodeHit(score=score, snippet=snippet, **values)
 
 
-class CodeIndex:
+class CodeIndex(SnapshotCache[CodeSnapshot]):
     """Keeps a CodeSnapshot current for one store."""
 
     def __init__(self, store: Store, dim: int):
-        self.store = store
-        self.dim = dim
-        self._snapshot: CodeSnapshot | None = None
-        self._signature: tuple | None = None
-        self._stats: tuple | None = None
-        self._lock = threading.Lock()
-
-    def snapshot(self) -> CodeSnapshot:
-        """The current snapshot; opens the file only when it changed since the last call."""
-        with self._lock:
-            signature = self.store.signature()
-            if self._snapshot is not None and signature == self._signature:
-                return self._snapshot
-            with self.store.read() as con:
-                stats = con.execute(sql.query("code_unit_stats")).fetchone()
-                if self._snapshot is None or stats != self._stats:
-                    table = con.execute(sql.query("load_code_units")).to_arrow_table().combine_chunks()
-                    self._snapshot = CodeSnapshot(table, self.dim)
-            self._signature, self._stats = signature, stats
-            return self._snapshot
+        super().__init__(store, sql.query("code_unit_stats"), sql.query("load_code_units"),
+                         lambda table: CodeSnapshot(table, dim))
 
 
 def _check(query_field: str, text, limit, project, language, unit_type) -> dict:

@@ -44,6 +44,7 @@ from dulwich.repo import BaseRepo
 
 from learnmem.errors import NotFoundError, ValidationError
 from learnmem.git.changes import Blobs, find_renames
+from learnmem.git.repository import decode_path, shallow_commits
 from learnmem.git.linediff import Hunk, diff_hunks, split_lines
 
 __all__ = ["BlameRange", "RepoReader", "blame_file", "check_line_range"]
@@ -66,20 +67,13 @@ class BlameRange:
     boundary: bool  # a root commit or a shallow-clone boundary: the lines may be older
 
 
-def decode_path(path: bytes) -> str:
-    return path.decode("utf-8", "backslashreplace")
-
-
 class RepoReader:
     """Read-once access to what blame and line history need: commits, tree entries, blob lines."""
 
     def __init__(self, repo: BaseRepo):
         self.repo = repo
         self.store = repo.object_store
-        try:
-            self.shallow = set(repo.get_shallow())
-        except (OSError, AttributeError):
-            self.shallow = set()
+        self.shallow = shallow_commits(repo)
         self.blobs = Blobs(self.store)
         self._commits: dict[bytes, tuple[tuple[bytes, ...], int, bytes]] = {}
         self._entries: dict[tuple[bytes, bytes], tuple[int, bytes] | None] = {}

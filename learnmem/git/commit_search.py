@@ -7,7 +7,6 @@ embedding (`embed=False`) are found by their keywords only.
 
 from __future__ import annotations
 
-import threading
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -16,6 +15,7 @@ from learnmem import keywords, sql, validate
 from learnmem.git.records import CommitHit
 from learnmem.memory_index import iso
 from learnmem.search import Bm25, hybrid_rank, one_blas_thread
+from learnmem.snapshot_cache import SnapshotCache
 from learnmem.store import Store
 from learnmem.vectors import to_matrix
 
@@ -48,30 +48,12 @@ class CommitSnapshot:
         return CommitHit(score=score, paths=paths, **value)
 
 
-class CommitIndex:
+class CommitIndex(SnapshotCache[CommitSnapshot]):
     """Keeps a CommitSnapshot current for one store."""
 
     def __init__(self, store: Store, dim: int):
-        self.store = store
-        self.dim = dim
-        self._snapshot: CommitSnapshot | None = None
-        self._signature: tuple | None = None
-        self._stats: tuple | None = None
-        self._lock = threading.Lock()
-
-    def snapshot(self) -> CommitSnapshot:
-        """The current snapshot; opens the file only when it changed since the last call."""
-        with self._lock:
-            signature = self.store.signature()
-            if self._snapshot is not None and signature == self._signature:
-                return self._snapshot
-            with self.store.read() as con:
-                stats = con.execute(sql.query("commit_stats")).fetchone()
-                if self._snapshot is None or stats != self._stats:
-                    table = con.execute(sql.query("load_commits")).to_arrow_table().combine_chunks()
-                    self._snapshot = CommitSnapshot(table, self.dim)
-            self._signature, self._stats = signature, stats
-            return self._snapshot
+        super().__init__(store, sql.query("commit_stats"), sql.query("load_commits"),
+                         lambda table: CommitSnapshot(table, dim))
 
 
 def search_commits(

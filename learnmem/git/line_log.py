@@ -37,7 +37,8 @@ from dulwich.repo import BaseRepo
 
 from learnmem.errors import ValidationError
 from learnmem.git import linediff
-from learnmem.git.blame import RepoReader, check_line_range, decode_path
+from learnmem.git.blame import RepoReader, check_line_range
+from learnmem.git.repository import decode_path
 from learnmem.git.linediff import Hunk
 
 __all__ = ["LineChange", "line_history"]
