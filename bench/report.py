@@ -221,4 +221,12 @@ def render(results: dict) -> str:
         "Ratios above 1× favour learnmem. Recall is shown as values, not a ratio: learnmem's is the vector overlap "
         "of a hybrid ranking (see Method).",
         _ratios(results),
+        "## Other benchmarks",
+        "Each area has its own runner and report, kept beside it:\n\n"
+        "- code intelligence (index speed, search latency and quality): `python -m bench.code` -> "
+        "[bench/code/RESULTS.md](code/RESULTS.md)\n"
+        "- git history (cold and incremental index, blame, file history, commit search, unit history, "
+        "with git itself as reference): `python -m bench.git` -> [bench/git/RESULTS.md](git/RESULTS.md)\n"
+        "- retrieval quality (fusion methods): `python -m bench.quality.evaluate` -> "
+        "[bench/quality/RESULTS.md](quality/RESULTS.md)",
     ]) + "\n"
