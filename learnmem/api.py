@@ -12,11 +12,11 @@ import threading
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import duckdb
 
-from learnmem import memories, sql
+from learnmem import experiences, ghap, ghap_io, memories, sql
 from learnmem.code import code_search, graph, indexer
 from learnmem.code.code_search import CodeHit
 from learnmem.code.graph import CallEdge
@@ -25,6 +25,10 @@ from learnmem.embed import DEFAULT_MODEL, Embedder, load_embedder
 from learnmem.git import commit_search, reports
 from learnmem.git.records import (
     BlameEntry, CodeAuthor, CommitHit, CommitIndexResult, FileHistoryEntry, Hotspot, UnitChange,
+)
+from learnmem.ghap_io import ImportResult
+from learnmem.ghap_records import (
+    ActiveGhap, Experience, GhapSummary, ResolveResult, SessionEnd, StartResult, UpdateResult,
 )
 from learnmem.memory_index import MemoryIndex
 from learnmem.records import DeleteResult, Info, Memory, MemoryHit, StoreResult
@@ -51,6 +55,7 @@ class Learnmem:
         self._memory_index = MemoryIndex(self.store, dim)
         self._code_index = code_search.CodeIndex(self.store, dim)
         self._commit_index = commit_search.CommitIndex(self.store, dim)
+        self._experience_index = experiences.ExperienceIndex(self.store, dim)
 
     def __repr__(self) -> str:
         mode = "read-only" if self.store.read_only else "read-write"
@@ -127,13 +132,15 @@ class Learnmem:
         return memories.delete_memory(self.store, id)
 
     def reembed(self) -> int:
-        """Embed every memory again with this handle's model and make it the file's model; returns the count.
+        """Embed every memory and experience axis again with this handle's model (pending axes included) and
+        make it the file's model; returns the number of memories.
 
         The way out of a model mismatch: `learnmem.open(path, embedder=new).reembed()`.
         """
         with self._embedder_lock:
             embedder = self._embedder if self._embedder is not None else load_embedder()
             count = memories.reembed_memories(self.store, embedder)
+            experiences.reembed_experiences(self.store, embedder)
             self._embedder, self._model_checked = embedder, True
         return count
 
@@ -215,6 +222,93 @@ class Learnmem:
         from learnmem.git import lines
 
         return lines.get_unit_history(self.store, name, project, limit)
+
+    # -- GHAP tracking and experiences ---------------------------------------
+
+    def start_ghap(self, domain: str, strategy: str, goal: str, hypothesis: str, action: str,
+                   prediction: str) -> StartResult:
+        """Start a Goal-Hypothesis-Action-Prediction entry (an active one is superseded, with a warning)."""
+        return ghap.start_ghap(self.store, domain, strategy, goal, hypothesis, action, prediction)
+
+    def update_ghap(self, hypothesis: str | None = None, action: str | None = None, prediction: str | None = None,
+                    strategy: str | None = None, note: str | None = None) -> UpdateResult:
+        """Revise the active entry: a new hypothesis/action/prediction is a new iteration; notes append."""
+        return ghap.update_ghap(self.store, hypothesis, action, prediction, strategy, note)
+
+    def resolve_ghap(self, status: str, result: str, surprise: str | None = None,
+                     root_cause: Mapping[str, str] | None = None, lesson: Mapping[str, str] | None = None,
+                     auto_captured: bool = False) -> ResolveResult:
+        """Resolve the active entry (confirmed, falsified, abandoned); it becomes an experience, embedded on its axes."""
+        return ghap.resolve_ghap(self.store, self._embedder_factory, status, result, surprise, root_cause, lesson,
+                                 auto_captured)
+
+    def abandon_ghap(self, reason: str) -> ResolveResult:
+        """Resolve the active entry as abandoned, with `reason`."""
+        return ghap.abandon_ghap(self.store, self._embedder_factory, reason)
+
+    def get_active_ghap(self) -> ActiveGhap:
+        """The active entry, or has_active false."""
+        return ghap.get_active_ghap(self.store)
+
+    def list_ghap_entries(self, limit: int = 20, domain: str | None = None, outcome: str | None = None,
+                          since: str | datetime | None = None) -> list[GhapSummary]:
+        """Entries newest first, filtered by domain, outcome (confirmed/falsified/abandoned/active), since."""
+        return ghap.list_ghap_entries(self.store, limit, domain, outcome, since)
+
+    def start_session(self) -> str:
+        """Start a new agent session (it becomes current); returns its id."""
+        return ghap.start_session(self.store)
+
+    def end_session(self) -> SessionEnd:
+        """End the current session, abandoning its active entry (`session ended`)."""
+        return ghap.end_session(self.store)
+
+    def get_session_id(self) -> str:
+        """The current session's id (one is started if there is none)."""
+        return ghap.get_session_id(self.store)
+
+    def get_orphaned_entry(self) -> ActiveGhap:
+        """The active entry if an earlier session left it (has_active false otherwise)."""
+        return ghap.get_orphaned_entry(self.store)
+
+    def adopt_orphan(self) -> ActiveGhap:
+        """Take the orphaned entry into the current session."""
+        return ghap.adopt_orphan(self.store)
+
+    def abandon_orphan(self, reason: str) -> ResolveResult:
+        """Abandon the orphaned entry with `reason`."""
+        return ghap.abandon_orphan(self.store, self._embedder_factory, reason)
+
+    def increment_tool_count(self) -> int:
+        """Count a tool call in the current session; returns the count since the last check-in."""
+        return ghap.increment_tool_count(self.store)
+
+    def should_check_in(self, frequency: int = 10) -> bool:
+        """True when `frequency` tool calls have passed since the last check-in and an entry is active."""
+        return ghap.should_check_in(self.store, frequency)
+
+    def reset_tool_count(self) -> int:
+        """Zero the tool counter after a check-in."""
+        return ghap.reset_tool_count(self.store)
+
+    def search_experiences(self, query: str, axis: str = "full", domain: str | None = None,
+                           outcome: str | None = None, limit: int = 10) -> list[Experience]:
+        """Resolved entries whose `axis` text matches `query` (hybrid), best first; empty query -> []."""
+        return experiences.search_experiences(self._experience_index, self.store, self.embedder, query, axis,
+                                              domain, outcome, limit)
+
+    def export_ghap(self, path_or_stream: str | os.PathLike | TextIO, include_active: bool = False) -> int:
+        """Write the entries as JSON lines (GHAP.md's entry format), oldest first, to a path or text stream;
+        the active entry too when `include_active`. Returns the number written."""
+        return ghap_io.export_entries(self.store, path_or_stream, include_active)
+
+    def import_ghap(self, path: str | os.PathLike) -> ImportResult:
+        """Import entries from a JSONL file or a journal directory (current_ghap.json, session_entries.jsonl,
+        archive/*.jsonl): bad lines are reported as file:line, known ids skipped, the rest stored at once."""
+        return ghap_io.import_entries(self.store, path, self._embedder_factory)
+
+    def _embedder_factory(self) -> Embedder:
+        return self.embedder
 
     # -- the file ----------------------------------------------------------
 

@@ -10,7 +10,6 @@ reloaded whole.
 from __future__ import annotations
 
 import threading
-from datetime import datetime
 
 import numpy as np
 import pyarrow as pa
@@ -19,7 +18,7 @@ import pyarrow.compute as pc
 from learnmem import sql
 from learnmem.records import Memory
 from learnmem.search import Bm25, one_blas_thread
-from learnmem.store import Store
+from learnmem.store import Store, iso  # noqa: F401 - iso is re-exported for its older importers
 from learnmem.vectors import to_matrix
 
 _MAX_CHUNKS = 16
@@ -47,11 +46,6 @@ class _Passages:
 
 def _categories(table: pa.Table) -> np.ndarray:
     return np.asarray(table.column("category").to_pylist(), dtype=object)
-
-
-def iso(moment: datetime) -> str:
-    """A stored (naive UTC) timestamp as ISO 8601 with `Z`."""
-    return moment.isoformat(timespec="seconds") + "Z"
 
 
 class MemorySnapshot:

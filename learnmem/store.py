@@ -19,15 +19,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import pyarrow as pa
 from filelock import FileLock, Timeout
 
 from learnmem import sql
 from learnmem.errors import LearnmemError, ModelMismatchError, NotFoundError, StoreBusyError, ValidationError
 from learnmem.version import VERSION
+
+if TYPE_CHECKING:  # pyarrow costs ~170 ms to import: the hook and `ghap status` paths must not pay it
+    import pyarrow as pa
 
 LOCK_DEADLINE_S = 10.0
 _BACKOFF_START_S = 0.005
@@ -58,6 +60,11 @@ def default_path() -> Path:
     if override:
         return Path(override).expanduser().absolute()
     return project_root(Path.cwd()) / ".learnmem" / "learnmem.duckdb"
+
+
+def iso(moment: datetime) -> str:
+    """A stored (naive UTC) timestamp as ISO 8601 with `Z`."""
+    return moment.isoformat(timespec="seconds") + "Z"
 
 
 def utc_now() -> datetime:

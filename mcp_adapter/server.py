@@ -27,6 +27,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 import learnmem
+from learnmem import ghap
 from learnmem.errors import LearnmemError
 
 SERVER_NAME = "learnmem"
@@ -37,6 +38,9 @@ INSTRUCTIONS = (
     "store_memory; look them up by meaning with retrieve_memories before you act. "
     "Ask the code index (search_code, find_callers) and the git history (search_commits, get_file_history, "
     "get_blame, get_unit_history: why is this code like this?) before changing code. "
+    "Track each non-trivial attempt as a GHAP entry (start_ghap: goal, hypothesis, action, prediction; "
+    "update_ghap as your belief changes; resolve_ghap when the outcome is known) and look up what "
+    "earlier attempts taught with search_experiences. "
     "Every tool returns a JSON object; on failure it is "
     '{"error": {"type": ..., "message": ...}} and the message says how to fix the call.'
 )
@@ -47,6 +51,8 @@ _READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 _ADDITIVE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 # Deleting an id twice removes nothing more the second time (it answers not_found).
 _DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False)
+# GHAP transitions: each call moves the entry on (a repeated start or note adds again); nothing is deleted.
+_TRANSITION = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
 
 
 def _to_jsonable(result: Any) -> dict[str, Any]:
@@ -327,6 +333,122 @@ def build_server(lm: Any) -> MCPServer:
         limit: Annotated[int, Field(description="Maximum number of commits.")] = 20,
     ) -> CallToolResult:
         return await _call(lm.get_unit_history, name, project=project, limit=limit)
+
+    domains = ", ".join(ghap.DOMAINS)
+    strategies = ", ".join(ghap.STRATEGIES)
+    causes = ", ".join(ghap.ROOT_CAUSE_CATEGORIES)
+    statuses = ", ".join(ghap.STATUSES)
+
+    @server.tool(
+        annotations=_TRANSITION,
+        description=(
+            "Start tracking a Goal-Hypothesis-Action-Prediction entry before a non-trivial attempt. goal: the "
+            "meaningful change (not the immediate action); hypothesis: what you believe that informs the approach; "
+            "action: what you do because of it; prediction: what you will observe if the hypothesis holds (so the "
+            "outcome can falsify it). All six are required, texts at most 1,000 characters. An entry still active "
+            "is abandoned as superseded and the answer carries a warning. Returns {id, domain, strategy, goal, "
+            "hypothesis, action, prediction, created_at, warning}."
+        ),
+    )
+    async def start_ghap(
+        domain: Annotated[str, Field(description=f"One of: {domains}.")],
+        strategy: Annotated[str, Field(description=f"One of: {strategies}.")],
+        goal: Annotated[str, Field(description="The meaningful change you are after, e.g. 'Fix the auth timeout bug'.")],
+        hypothesis: Annotated[str, Field(description="What you believe, e.g. 'Slow responses exceed the 30 s timeout'.")],
+        action: Annotated[str, Field(description="What you do because of it, e.g. 'Raise the timeout to 60 s'.")],
+        prediction: Annotated[str, Field(description="What you will see if the hypothesis holds, e.g. 'Auth failures stop'.")],
+    ) -> CallToolResult:
+        return await _call(lm.start_ghap, domain, strategy, goal, hypothesis, action, prediction)
+
+    @server.tool(
+        annotations=_TRANSITION,
+        description=(
+            "Revise the active GHAP entry. A new hypothesis, action or prediction is a new iteration (the old triple "
+            "goes to history); a strategy alone is replaced; a note is appended. Give at least one. "
+            "Returns {success, iteration_count}; no active entry gives a not_found error."
+        ),
+    )
+    async def update_ghap(
+        hypothesis: Annotated[str | None, Field(description="The revised hypothesis.")] = None,
+        action: Annotated[str | None, Field(description="The revised action.")] = None,
+        prediction: Annotated[str | None, Field(description="The revised prediction.")] = None,
+        strategy: Annotated[str | None, Field(description=f"A new strategy: {strategies}.")] = None,
+        note: Annotated[str | None, Field(description="A note to append.")] = None,
+    ) -> CallToolResult:
+        return await _call(lm.update_ghap, hypothesis=hypothesis, action=action, prediction=prediction,
+                           strategy=strategy, note=note)
+
+    @server.tool(
+        annotations=_TRANSITION,
+        description=(
+            f"Resolve the active GHAP entry when the outcome is known. status: {statuses}. falsified needs surprise "
+            "and root_cause {category, description}; lesson {what_worked, takeaway} is optional; texts at most "
+            "2,000 characters. auto_captured: the outcome came from a test or build run (gold tier; else silver, or "
+            "bronze when the hypothesis or result says too little). The entry becomes a searchable experience. "
+            "Returns {id, status, confidence_tier, resolved_at}."
+        ),
+    )
+    async def resolve_ghap(
+        status: Annotated[str, Field(description=f"One of: {statuses}.")],
+        result: Annotated[str, Field(description="What actually happened.")],
+        surprise: Annotated[str | None, Field(description="What was unexpected (required when falsified).")] = None,
+        root_cause: Annotated[dict[str, Any] | None, Field(
+            description=f"Why the hypothesis was wrong (required when falsified): {{category, description}}; "
+                        f"category one of: {causes}.",
+            json_schema_extra={"properties": {"category": {"type": "string"}, "description": {"type": "string"}}},
+        )] = None,
+        lesson: Annotated[dict[str, Any] | None, Field(
+            description="What you learned: {what_worked, takeaway?}.",
+            json_schema_extra={"properties": {"what_worked": {"type": "string"}, "takeaway": {"type": "string"}}},
+        )] = None,
+        auto_captured: Annotated[bool, Field(description="The outcome was captured from a test/build run.")] = False,
+    ) -> CallToolResult:
+        return await _call(lm.resolve_ghap, status, result, surprise=surprise, root_cause=root_cause, lesson=lesson,
+                           auto_captured=auto_captured)
+
+    @server.tool(
+        annotations=_READ_ONLY,
+        description=(
+            "The active GHAP entry: {has_active, id, domain, strategy, goal, hypothesis, action, prediction, "
+            "iteration_count, created_at, session_id}; has_active false and nulls when there is none."
+        ),
+    )
+    async def get_active_ghap() -> CallToolResult:
+        return await _call(lm.get_active_ghap)
+
+    @server.tool(
+        annotations=_READ_ONLY,
+        description=(
+            "GHAP entries, newest first, filtered by domain, outcome and creation time. Returns {results: [{id, "
+            "domain, strategy, goal, outcome_status, confidence_tier, created_at, resolved_at}], count}."
+        ),
+    )
+    async def list_ghap_entries(
+        limit: Annotated[int, Field(description="Maximum number of entries (1-100).")] = 20,
+        domain: Annotated[str | None, Field(description=f"Only this domain: {domains}.")] = None,
+        outcome: Annotated[str | None, Field(description=f"Only this outcome: {statuses} or active.")] = None,
+        since: Annotated[str | None, Field(description="Only entries created on or after this ISO date.")] = None,
+    ) -> CallToolResult:
+        return await _call(lm.list_ghap_entries, limit=limit, domain=domain, outcome=outcome, since=since)
+
+    @server.tool(
+        annotations=_READ_ONLY,
+        description=(
+            "What did earlier attempts teach? Resolved GHAP entries whose text on one axis matches a query (by "
+            "meaning and keywords), best first. axis: full (the whole story), strategy, surprise or root_cause (the "
+            "last two: falsified entries only). Returns {results: [{id, ghap_id, axis, domain, strategy, goal, "
+            "hypothesis, action, prediction, outcome_status, outcome_result, surprise, root_cause, lesson, "
+            "confidence_tier, created_at, score}], count}."
+        ),
+    )
+    async def search_experiences(
+        query: Annotated[str, Field(description="The situation or question, in plain words.")],
+        axis: Annotated[str, Field(description="full, strategy, surprise or root_cause.")] = "full",
+        domain: Annotated[str | None, Field(description=f"Only this domain: {domains}.")] = None,
+        outcome: Annotated[str | None, Field(description=f"Only this outcome: {statuses}.")] = None,
+        limit: Annotated[int, Field(description="Maximum number of experiences (1-50).")] = 10,
+    ) -> CallToolResult:
+        return await _call(lm.search_experiences, query, axis=axis, domain=domain, outcome=outcome, limit=limit)
 
     return server
 

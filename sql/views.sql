@@ -25,3 +25,14 @@ SELECT f.project, f.path, count(DISTINCT f.sha) AS commits, sum(f.insertions) AS
 FROM commit_files f JOIN commits c ON c.project = f.project AND c.sha = f.sha
 WHERE NOT c.is_merge
 GROUP BY f.project, f.path;
+
+-- One row per resolved GHAP entry (an experience), with how many of its axes still wait for an embedding.
+CREATE OR REPLACE VIEW experiences AS
+SELECT e.id, e.session_id, e.domain, e.strategy, e.goal, e.hypothesis, e.action, e.prediction, e.iteration_count,
+       e.outcome_status, e.outcome_result, e.surprise, e.root_cause_category, e.root_cause_description,
+       e.lesson_what_worked, e.lesson_takeaway, e.confidence_tier, e.created_at, e.captured_at AS resolved_at,
+       coalesce(p.pending, 0) AS pending_axes
+FROM ghap_entries e
+LEFT JOIN (SELECT ghap_id, count(*) AS pending FROM experience_axes WHERE embedding IS NULL GROUP BY ghap_id) p
+       ON p.ghap_id = e.id
+WHERE NOT e.active;

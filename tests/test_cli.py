@@ -255,3 +255,88 @@ def test_git_commands_index_and_report_this_repository(tmp_path):
     assert "README.md" in _run("git", "history", "README.md", "--db", db).stdout
     _assert_one_line_error(_run("git", "history", "no/such/file.py", "--db", db, ok=False), 2, "no/such/file.py")
     _assert_one_line_error(_run("git", "index", str(tmp_path), "--db", db, ok=False), 2, "repo_path")
+
+
+def test_ghap_session_through_the_cli(tmp_path):
+    """`learnmem ghap ...`: start, update, status, resolve, list, search, export, import, abandon; JSON and text."""
+    db = str(tmp_path / "ghap.duckdb")
+    started = _json("ghap", "start", "--domain", "testing", "--strategy", "systematic-elimination",
+                    "--goal", "Fix the flaky order tests", "--hypothesis", "Two tests share a temp directory",
+                    "--action", "Give each test its own tmp_path", "--prediction", "The order tests pass 20 of 20 runs",
+                    "--db", db)
+    assert started["id"].startswith("ghap_") and started["warning"] is None and started["domain"] == "testing"
+    status = _json("ghap", "status", "--db", db)
+    assert (status["has_active"], status["id"], status["iteration_count"]) == (True, started["id"], 1)
+    updated = _json("ghap", "update", "--hypothesis", "The tests share one Redis database and race on its keys",
+                    "--action", "Flush a per-test Redis database", "--note", "tmp dirs were already separate",
+                    "--db", db)
+    assert updated == {"success": True, "iteration_count": 2}
+    human = _run("ghap", "status", "--db", db).stdout
+    assert started["id"] in human and "iteration 2" in human and "Redis" in human
+
+    resolved = _json("ghap", "resolve", "--status", "falsified", "--result", "Still failing 3 of 20 with Redis flushed",
+                     "--surprise", "The failures follow the test order, not the data",
+                     "--root-cause-category", "test-isolation",
+                     "--root-cause-description", "A module-level cache keeps results between tests",
+                     "--what-worked", "Clearing the module cache in an autouse fixture",
+                     "--takeaway", "Look for module state before shared services", "--db", db)
+    assert (resolved["id"], resolved["status"], resolved["confidence_tier"]) == (started["id"], "falsified", "silver")
+    assert _json("ghap", "status", "--db", db)["has_active"] is False
+    assert "No active GHAP entry" in _run("ghap", "status", "--db", db).stdout
+
+    listed = _json("ghap", "list", "--outcome", "falsified", "--since", "2000-01-01", "--db", db)
+    assert [entry["id"] for entry in listed["results"]] == [started["id"]]
+    assert started["id"] in _run("ghap", "list", "--db", db).stdout
+    hits = _json("ghap", "search", "module cache kept between tests", "--axis", "root_cause", "--db", db)["results"]
+    assert hits[0]["ghap_id"] == started["id"]
+    assert hits[0]["root_cause"] == {"category": "test-isolation",
+                                     "description": "A module-level cache keeps results between tests"}
+
+    # Export: to a file (JSON summary) or to stdout (the lines themselves); import into another file.
+    out = tmp_path / "ghap.jsonl"
+    assert _json("ghap", "export", "--out", str(out), "--db", db) == {"exported": 1, "path": str(out)}
+    assert _run("ghap", "export", "--db", db).stdout == out.read_text(encoding="utf-8")
+    (entry,) = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert entry["id"] == started["id"] and entry["iteration_count"] == 2 and len(entry["history"]) == 1
+    copy = str(tmp_path / "copy.duckdb")
+    imported = _json("ghap", "import", str(out), "--db", copy)
+    assert imported == {"imported": 1, "skipped_duplicates": 0, "errors": [], "warnings": []}
+    assert _run("ghap", "export", "--db", copy).stdout == out.read_text(encoding="utf-8")
+    again = _run("ghap", "import", str(out), "--db", copy).stdout
+    assert again.startswith("Imported 0 entries (1 duplicates skipped, 0 lines rejected)")
+
+    # Abandon, then the one-line errors.
+    _run("ghap", "start", "--domain", "feature", "--strategy", "research-first", "--goal", "Add CSV export",
+         "--hypothesis", "The csv module quotes embedded commas", "--action", "Use csv.writer",
+         "--prediction", "Cells with commas open intact", "--db", db)
+    assert _run("ghap", "abandon", "the feature was dropped", "--db", db).stdout.startswith("Abandoned ghap_")
+    _assert_one_line_error(_run("ghap", "update", "--note", "x", "--db", db, ok=False), 2, "start_ghap")
+    _assert_one_line_error(_run("ghap", "resolve", "--status", "falsified", "--result", "x", "--db", db, ok=False),
+                           2, "surprise")
+    _assert_one_line_error(_run("ghap", "start", "--domain", "astrology", "--strategy", "ask-user", "--goal", "g",
+                                "--hypothesis", "h", "--action", "a", "--prediction", "p", "--db", db, ok=False),
+                           2, "domain", "astrology")
+    _assert_one_line_error(_run("ghap", "list", "--outcome", "maybe", "--db", db, ok=False), 2, "outcome", "maybe")
+    _assert_one_line_error(_run("ghap", "import", str(tmp_path / "nope.jsonl"), "--db", db, ok=False), 2, "nope.jsonl")
+
+
+def test_ghap_status_imports_no_heavy_module(tmp_path):
+    """The hook path: `learnmem ghap status` loads DuckDB, not the facade, numpy, pyarrow, the model, tree-sitter
+    or dulwich (what it costs is measured, not asserted: tests never assert on wall-clock time)."""
+    db = str(tmp_path / "status.duckdb")
+    _run("ghap", "start", "--domain", "debugging", "--strategy", "read-the-error", "--goal", "Fix the CI import error",
+         "--hypothesis", "The image lacks libffi headers", "--action", "Install libffi-dev",
+         "--prediction", "pip install cffi succeeds", "--db", db)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "learnmem.cli", "ghap", "status", "--db", db],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "Fix the CI import error" in proc.stdout
+    imported = {line.split("|")[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
+    # numpy and pandas too: DuckDB's client imports them when a query binds a str or int parameter, and status binds none.
+    heavy = {name for name in imported
+             if name.split(".")[0] in ("numpy", "pandas", "pyarrow", "onnxruntime", "tokenizers", "tree_sitter",
+                                       "tree_sitter_language_pack", "dulwich")
+             or name in ("learnmem.api", "learnmem.experiences", "learnmem.memories")}
+    assert not heavy, sorted(heavy)
+    assert "duckdb" in imported and "learnmem.ghap" in imported

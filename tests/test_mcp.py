@@ -284,3 +284,84 @@ def test_git_tools_index_search_history_blame_and_unit_history(db: Path, tmp_pat
         assert is_error and missing["error"]["type"] == "not_found"
 
     _run(db, tmp_path, scenario)
+
+
+GHAP_TOOLS = ("start_ghap", "update_ghap", "resolve_ghap", "get_active_ghap", "list_ghap_entries", "search_experiences")
+
+
+def test_ghap_tools_track_resolve_and_search_over_stdio(db: Path, tmp_path: Path) -> None:
+    """start -> update -> get_active -> resolve (falsified, with a root cause) -> list -> search_experiences."""
+    cause = {"category": "test-isolation", "description": "A module-level cache keeps results between tests"}
+
+    async def scenario(session: ClientSession) -> None:
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+        for name in ("get_active_ghap", "list_ghap_entries", "search_experiences"):
+            assert tools[name].annotations.read_only_hint is True, name
+        for name in ("start_ghap", "update_ghap", "resolve_ghap"):
+            assert tools[name].annotations.read_only_hint is False, name
+            assert tools[name].annotations.destructive_hint is False, name
+        for name in GHAP_TOOLS:  # same names, parameters and defaults as the library methods
+            assert tools[name].description and tools[name].annotations.open_world_hint is False, name
+            params = {p.name: p for p in inspect.signature(getattr(learnmem.Learnmem, name)).parameters.values()
+                      if p.name != "self"}
+            schema = tools[name].input_schema
+            assert set(schema.get("properties", {})) == set(params), name
+            assert set(schema.get("required", [])) == {n for n, p in params.items()
+                                                       if p.default is inspect.Parameter.empty}, name
+            for n, p in params.items():
+                if p.default is not inspect.Parameter.empty:
+                    assert schema["properties"][n].get("default") == p.default, (name, n)
+
+        none = await _ok(session, "get_active_ghap")
+        assert none["has_active"] is False and none["id"] is None
+        started = await _ok(session, "start_ghap", domain="testing", strategy="systematic-elimination",
+                            goal="Fix the flaky order tests", hypothesis="Two tests share one temp directory",
+                            action="Give each test its own tmp_path", prediction="The order tests pass 20 of 20 runs")
+        assert {"id", "domain", "strategy", "goal", "hypothesis", "action", "prediction", "created_at"} <= set(started)
+        assert started["id"].startswith("ghap_") and started["created_at"].endswith("Z")
+        updated = await _ok(session, "update_ghap", hypothesis="The tests share a Redis database and race on its keys",
+                            note="the temp directories were already separate")
+        assert updated == {"success": True, "iteration_count": 2}
+        active = await _ok(session, "get_active_ghap")
+        assert (active["has_active"], active["id"], active["iteration_count"]) == (True, started["id"], 2)
+        assert active["hypothesis"].startswith("The tests share a Redis database")
+
+        # Validation errors come back as error objects naming the field; nothing is resolved.
+        missing, is_error = await _call(session, "resolve_ghap", status="falsified", result="Still failing 3 of 20",
+                                        surprise="The failures follow the test order")
+        assert is_error and missing["error"]["type"] == "validation_error"
+        assert "root_cause" in missing["error"]["message"]
+        bad, is_error = await _call(session, "resolve_ghap", status="falsified", result="Still failing 3 of 20",
+                                    surprise="The failures follow the test order",
+                                    root_cause={"category": "bad-luck", "description": "?"})
+        assert is_error and bad["error"]["type"] == "validation_error"
+        assert "root_cause.category" in bad["error"]["message"] and "bad-luck" in bad["error"]["message"]
+        assert "test-isolation" in bad["error"]["message"]  # the valid options are listed
+        assert (await _ok(session, "get_active_ghap"))["has_active"] is True
+
+        resolved = await _ok(session, "resolve_ghap", status="falsified",
+                             result="Still failing 3 of 20 runs with a fresh Redis database per test",
+                             surprise="The failures follow the test order, not the data", root_cause=cause,
+                             lesson={"what_worked": "Clearing the module cache in an autouse fixture"})
+        assert (resolved["id"], resolved["status"], resolved["confidence_tier"]) == (started["id"], "falsified", "silver")
+        assert resolved["resolved_at"].endswith("Z")
+        assert (await _ok(session, "get_active_ghap"))["has_active"] is False
+
+        listed = await _ok(session, "list_ghap_entries")
+        assert listed["count"] == 1
+        assert (listed["results"][0]["id"], listed["results"][0]["outcome_status"]) == (started["id"], "falsified")
+        assert (await _ok(session, "list_ghap_entries", outcome="confirmed"))["count"] == 0
+
+        found = await _ok(session, "search_experiences", query="module cache shared between tests", axis="root_cause")
+        assert found["count"] >= 1
+        hit = found["results"][0]
+        assert hit["ghap_id"] == started["id"] and hit["root_cause"] == cause
+        assert hit["lesson"] == {"what_worked": "Clearing the module cache in an autouse fixture", "takeaway": None}
+        assert isinstance(hit["score"], float)
+
+        gone, is_error = await _call(session, "update_ghap", note="too late")
+        assert is_error and gone["error"]["type"] == "not_found" and "start_ghap" in gone["error"]["message"]
+        bad_axis, is_error = await _call(session, "search_experiences", query="x", axis="mood")
+        assert is_error and "axis" in bad_axis["error"]["message"]
+
+    _run(db, tmp_path, scenario)

@@ -35,7 +35,7 @@ def test_every_named_query_prepares_on_a_migrated_file(hashed_lm):
     con.register("new_memories", pa.Table.from_batches([], empty.schema))
     con.register("new_vectors", pa.Table.from_batches([], empty.select(["id", "embedding", "passages"]).schema))
     for table in ("code_files", "code_units", "code_imports", "call_sites", "calls", "git_repos", "commits",
-                  "commit_files"):
+                  "commit_files", "experience_axes", "ghap_entries"):
         shape = con.execute(f"SELECT * FROM {table} LIMIT 0").to_arrow_table().schema
         con.register(f"new_{table}", pa.Table.from_batches([], shape))
     failures = {}

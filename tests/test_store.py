@@ -37,6 +37,17 @@ EXPECTED_SCHEMA = {
                 "is_merge", "terms", "embedding"],
     "commit_files": ["project", "sha", "path", "old_path", "change_type", "insertions", "deletions", "is_binary",
                      "from_merged"],
+    "sessions": ["id", "started_at", "ended_at", "tool_count"],
+    "ghap_entries": ["id", "session_id", "created_at", "updated_at", "revised_at", "active", "domain", "strategy",
+                     "goal", "hypothesis", "action", "prediction", "history", "iteration_count", "notes",
+                     "outcome_status", "outcome_result", "captured_at", "auto_captured", "surprise",
+                     "root_cause_category", "root_cause_description", "lesson_what_worked", "lesson_takeaway",
+                     "confidence_tier"],
+    "experience_axes": ["ghap_id", "axis", "text", "terms", "embedding", "created_at"],
+    "experiences": ["id", "session_id", "domain", "strategy", "goal", "hypothesis", "action", "prediction",
+                    "iteration_count", "outcome_status", "outcome_result", "surprise", "root_cause_category",
+                    "root_cause_description", "lesson_what_worked", "lesson_takeaway", "confidence_tier",
+                    "created_at", "resolved_at", "pending_axes"],
     "churn": ["project", "path", "commits", "insertions", "deletions", "authors", "first_change", "last_change"],
 }
 

@@ -1,0 +1,346 @@
+"""Experiences: resolved GHAP entries seen through several axes, embedded and searchable.
+
+When an entry is resolved (ghap.py), the same write transaction records one
+`experience_axes` row per axis with the text to embed and its BM25 terms, the
+embedding left NULL (pending); `embed_pending` fills the vectors right after
+the commit, and again before every search, so an embedding failure only delays
+an experience, it never loses one. The axes (../shared/GHAP.md "Axis texts"):
+
+- full: the whole story (domain, strategy, goal, hypothesis, action, prediction, outcome,
+  then surprise, root cause and lesson when present);
+- strategy: how the problem was approached and how it went;
+- surprise (falsified entries only): what was unexpected;
+- root_cause (falsified entries only): why the hypothesis was wrong, in context.
+
+The domain is a filter, not an axis. The tier (gold, silver, bronze, abandoned)
+is decided by ghap.py; `bronze_reason` is the deterministic check it uses to
+demote an entry whose hypothesis or resolution says too little.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from learnmem import ghap, keywords, passages, sql, validate
+from learnmem.errors import ValidationError
+from learnmem.ghap_records import Experience
+from learnmem.search import Bm25, hybrid_rank, one_blas_thread
+from learnmem.snapshot_cache import SnapshotCache
+from learnmem.store import Store, iso
+from learnmem.vectors import to_column, to_matrix
+
+AXES = ("full", "strategy", "surprise", "root_cause")
+# Axes only falsified entries have (and only when the text is there).
+FALSIFIED_AXES = ("surprise", "root_cause")
+EMBEDDING_DIM = 384  # the width of experience_axes.embedding (sql/migrations/004_ghap.sql)
+MAX_LIMIT = 50
+MAX_QUERY_CHARS = 10_000
+
+
+# -- axis texts ------------------------------------------------------------------
+
+
+def _text(entry: Mapping[str, Any], key: str) -> str | None:
+    """A text field of the entry, None when missing or blank."""
+    value = entry.get(key)
+    if value is None:
+        return None
+    value = str(value).strip()
+    return value or None
+
+
+def _outcome_line(entry: Mapping[str, Any]) -> str:
+    status, result = _text(entry, "outcome_status"), _text(entry, "outcome_result")
+    return f"Outcome: {status} - {result}" if result else f"Outcome: {status}"
+
+
+def axis_texts(entry: Mapping[str, Any]) -> dict[str, str]:
+    """The text to embed for each axis of a resolved entry (a mapping of ghap_entries columns).
+
+    Lines are joined with "\\n":
+    - full: `Domain: {domain} | Strategy: {strategy}`, `Goal: {goal}`, `Hypothesis: {hypothesis}`,
+      `Action: {action} | Prediction: {prediction}`, `Outcome: {status} - {result}`, then, when present,
+      `Surprise: {surprise}`, `Root cause: {category}: {description}`,
+      `Lesson: {what_worked}` (with ` - {takeaway}` when there is one);
+    - strategy: `Strategy: {strategy}`, `Applied to: {goal}`, `Hypothesis: {hypothesis}`,
+      `Iterations: {iteration_count}`, `Outcome: {status}`;
+    - surprise (falsified, when present): `{surprise}`;
+    - root_cause (falsified, when present): `{category}: {description}`, `Context: {goal}`,
+      `Hypothesis was: {hypothesis}`.
+    """
+    status = _text(entry, "outcome_status")
+    surprise = _text(entry, "surprise")
+    category, description = _text(entry, "root_cause_category"), _text(entry, "root_cause_description")
+    cause = f"{category}: {description}" if category and description else category or description
+    worked, takeaway = _text(entry, "lesson_what_worked"), _text(entry, "lesson_takeaway")
+    lesson = f"{worked} - {takeaway}" if worked and takeaway else worked or takeaway
+
+    full = [
+        f"Domain: {entry['domain']} | Strategy: {entry['strategy']}",
+        f"Goal: {entry['goal']}",
+        f"Hypothesis: {entry['hypothesis']}",
+        f"Action: {entry['action']} | Prediction: {entry['prediction']}",
+        _outcome_line(entry),
+    ]
+    full += [f"{label}: {value}" for label, value in (("Surprise", surprise), ("Root cause", cause),
+                                                      ("Lesson", lesson)) if value]
+    texts = {
+        "full": "\n".join(full),
+        "strategy": "\n".join([
+            f"Strategy: {entry['strategy']}",
+            f"Applied to: {entry['goal']}",
+            f"Hypothesis: {entry['hypothesis']}",
+            f"Iterations: {entry.get('iteration_count') or 1}",
+            f"Outcome: {status}",
+        ]),
+    }
+    if status == "falsified":
+        if surprise:
+            texts["surprise"] = surprise
+        if cause:
+            texts["root_cause"] = "\n".join([cause, f"Context: {entry['goal']}", f"Hypothesis was: {entry['hypothesis']}"])
+    return texts
+
+
+# -- the bronze rule -------------------------------------------------------------
+
+# Words that carry no claim about the system under work: the vocabulary of running things, of
+# success and failure, of vague trouble and of hedging. A hypothesis, prediction or result made
+# only of these (and stop words) says nothing that an outcome could confirm or falsify.
+_GENERIC_WORDS = """
+test tests testing tested run runs running ran rerun pytest unittest suite tell tells show shows see look
+check find figure out know happen happens happened something anything everything thing things stuff wrong
+right issue issues problem problems bug bugs error errors broken break breaks work works worked working fix
+fixes fixed fixing try tried trying attempt maybe probably perhaps might should may must let get got go going
+make sure whether fine ok okay done good bad yes yeah nope pass passes passed passing fail fails failed failing
+failure failures succeed succeeds succeeded success successful complete completed finish finished resolve
+resolved confirm confirmed falsify falsified expect expected better worse now again just still also all some
+think believe guess suspect hope code change changes changed step steps approach way doesn don isn didn won
+can cannot ll ve
+"""
+GENERIC_TERMS = frozenset(keywords.terms(_GENERIC_WORDS))
+# A hypothesis needs at least this many distinct specific terms to state a belief.
+MIN_HYPOTHESIS_TERMS = 2
+# A hypothesis whose specific terms are at least this share of the goal's and action's adds no belief.
+RESTATE_SHARE = 0.8
+# Prediction and hypothesis this similar (Jaccard of specific terms) are the same sentence twice.
+SAME_SHARE = 0.8
+
+
+def specific_terms(text: str | None) -> set[str]:
+    """The distinct BM25 terms of a text that say something specific: not generic, not a lone letter."""
+    if not text:
+        return set()
+    return {term for term in keywords.terms(text)
+            if term not in GENERIC_TERMS and (len(term) > 1 or term.isdigit())}
+
+
+def bronze_reason(entry: Mapping[str, Any]) -> str | None:
+    """Why a resolved entry is bronze (poor hypothesis or ambiguous resolution), or None.
+
+    Deterministic and cheap (keyword terms, no model): it runs inside the resolve
+    transaction. Abandoned entries are never bronze (their tier is abandoned).
+    "Specific terms" are the entry's stemmed keyword terms (learnmem.keywords)
+    minus stop words, single letters and GENERIC_TERMS (running, testing,
+    working/failing, vague trouble, hedging: "test", "run", "wrong", "issue",
+    "work", "fix", "think", "done"...). The entry is bronze when any of these holds
+    (every reason that holds is given, joined by "; "):
+
+    1. the hypothesis has fewer than MIN_HYPOTHESIS_TERMS (2) specific terms
+       ("The tests will tell me what's wrong", "I think the problem is in the parser");
+    2. at least RESTATE_SHARE (80 %) of the hypothesis's specific terms already occur in
+       the goal or the action: it only says that the action will reach the goal
+       (goal "Fix the SSL error", action "Upgrade requests",
+       hypothesis "Upgrading requests fixes the SSL error");
+    3. the prediction has no specific term: nothing observable would tell
+       ("Tests fail", "It works");
+    4. prediction and hypothesis are near-identical: Jaccard similarity of their specific
+       terms >= SAME_SHARE (0.8);
+    5. the outcome result has no specific term: an ambiguous resolution ("done", "ok",
+       "it worked", "tests pass").
+    """
+    if _text(entry, "outcome_status") == "abandoned":
+        return None
+    reasons = []
+    hypothesis = specific_terms(_text(entry, "hypothesis"))
+    if len(hypothesis) < MIN_HYPOTHESIS_TERMS:
+        reasons.append(f"hypothesis states too little (specific terms: {', '.join(sorted(hypothesis)) or 'none'})")
+    else:
+        context = specific_terms(_text(entry, "goal")) | specific_terms(_text(entry, "action"))
+        if len(hypothesis & context) >= RESTATE_SHARE * len(hypothesis):
+            reasons.append("hypothesis only restates the goal and the action")
+    prediction = specific_terms(_text(entry, "prediction"))
+    if not prediction:
+        reasons.append("prediction names nothing observable")
+    elif hypothesis and len(prediction & hypothesis) >= SAME_SHARE * len(prediction | hypothesis):
+        reasons.append("prediction repeats the hypothesis")
+    if not specific_terms(_text(entry, "outcome_result")):
+        reasons.append(f"result says nothing specific ({_text(entry, 'outcome_result')!r})")
+    return "; ".join(reasons) or None
+
+
+# -- recording and embedding -----------------------------------------------------
+
+
+def record_axes(con, entry: Mapping[str, Any], now: datetime) -> None:
+    """Insert one pending experience_axes row per axis text of a resolved entry (inside the caller's transaction)."""
+    con.execute(sql.query("delete_experience_axes"), {"ghap_id": entry["id"]})
+    for axis, text in axis_texts(entry).items():
+        con.execute(sql.query("insert_experience_axis"),
+                    {"ghap_id": entry["id"], "axis": axis, "text": text, "terms": keywords.terms(text), "now": now})
+
+
+def _check_dim(embedder) -> None:
+    if embedder.dim != EMBEDDING_DIM:
+        raise ValidationError(f"model: {embedder.name!r} gives {embedder.dim}-d vectors; the file stores {EMBEDDING_DIM}-d")
+
+
+def _vectors(rows: Sequence[tuple[str, str, str]], embedder) -> pa.Table:
+    """(ghap_id, axis, text, embedding) for the rows; a text longer than the model's window is embedded as
+    the normalised mean of its passages."""
+    vectors, _ = passages.embed_texts(embedder, [text for _, _, text in rows])
+    return pa.table({
+        "ghap_id": [row[0] for row in rows],
+        "axis": [row[1] for row in rows],
+        "text": [row[2] for row in rows],
+        "embedding": to_column(vectors, embedder.dim),
+    })
+
+
+def embed_pending(store: Store, embedder) -> int:
+    """Embed every axis row still pending (NULL embedding) and write the vectors in one transaction.
+
+    Returns how many rows this call filled. Embedding happens outside the writer
+    lock; the update touches only rows still pending with the same text, so two
+    processes racing fill each row once and a repeated call embeds nothing.
+    """
+    with store.read() as con:
+        rows = con.execute(sql.query("pending_experience_axes")).fetchall()
+    if not rows:
+        return 0
+    _check_dim(embedder)
+    table = _vectors(rows, embedder)
+    with store.write() as con:
+        con.register("new_experience_axes", table)
+        filled = con.execute(sql.query("fill_axis_embeddings")).fetchall()
+        con.unregister("new_experience_axes")
+    return len(filled)
+
+
+def reembed_experiences(store: Store, embedder) -> int:
+    """Embed every axis row again with `embedder` (pending ones included); returns the count.
+
+    All vectors are computed first and written in one transaction, so an
+    interrupted run leaves the file as it was. Recording the model in `meta` is
+    the caller's job (memories.reembed_memories does it).
+    """
+    _check_dim(embedder)
+    with store.read() as con:
+        rows = con.execute(sql.query("all_experience_axes")).fetchall()
+    if not rows:
+        return 0
+    table = _vectors(rows, embedder)
+    with store.write() as con:
+        con.register("new_experience_axes", table)
+        con.execute(sql.query("replace_axis_embeddings"))
+        con.unregister("new_experience_axes")
+    return len(rows)
+
+
+# -- search ----------------------------------------------------------------------
+
+_RESULT_COLUMNS = ("ghap_id", "axis", "domain", "strategy", "goal", "hypothesis", "action", "prediction",
+                   "outcome_status", "outcome_result", "surprise", "root_cause_category", "root_cause_description",
+                   "lesson_what_worked", "lesson_takeaway", "confidence_tier", "created_at")
+
+
+class AxisRows:
+    """The experiences of one axis: vectors (zero while pending), BM25 postings, filter columns."""
+
+    def __init__(self, table: pa.Table, dim: int):
+        self.table = table
+        self.size = table.num_rows
+        self.vectors = np.zeros((self.size, dim), dtype=np.float32)
+        embedding = table.column("embedding")
+        has_vector = pc.is_valid(embedding).to_numpy(zero_copy_only=False)
+        if has_vector.any():
+            self.vectors[has_vector] = to_matrix(embedding.filter(pa.array(has_vector)), dim)
+        self.bm25 = Bm25(table.column("terms"))
+        self.domain = np.asarray(table.column("domain").to_pylist(), dtype=object)
+        self.outcome = np.asarray(table.column("outcome_status").to_pylist(), dtype=object)
+        self.weight = np.asarray([ghap.TIER_WEIGHTS.get(tier, 0.0) for tier in table.column("confidence_tier").to_pylist()])
+
+    def eligible(self, domain: str | None, outcome: str | None) -> np.ndarray:
+        mask = np.ones(self.size, dtype=bool)
+        if domain is not None:
+            mask &= self.domain == domain
+        if outcome is not None:
+            mask &= self.outcome == outcome
+        return mask
+
+    def experience(self, row: int, score: float) -> Experience:
+        value = {name: self.table.column(name)[row].as_py() for name in _RESULT_COLUMNS}
+        category, description = value.pop("root_cause_category"), value.pop("root_cause_description")
+        worked, takeaway = value.pop("lesson_what_worked"), value.pop("lesson_takeaway")
+        return Experience(
+            id=f"{value['ghap_id']}:{value['axis']}",
+            root_cause={"category": category, "description": description} if category is not None else None,
+            lesson={"what_worked": worked, "takeaway": takeaway} if worked is not None else None,
+            score=score,
+            **value | {"created_at": iso(value["created_at"])},
+        )
+
+
+class ExperienceSnapshot:
+    """Every experience axis row at one moment, split by axis."""
+
+    def __init__(self, table: pa.Table, dim: int):
+        axis = table.column("axis")
+        self.axes = {name: AxisRows(table.filter(pc.equal(axis, name)), dim) for name in AXES}
+
+
+class ExperienceIndex(SnapshotCache[ExperienceSnapshot]):
+    """Keeps an ExperienceSnapshot current for one store (reloaded when axes are added or embedded)."""
+
+    def __init__(self, store: Store, dim: int):
+        super().__init__(store, sql.query("experience_axis_stats"), sql.query("load_experience_axes"),
+                         lambda table: ExperienceSnapshot(table, dim))
+
+
+def search_experiences(
+    index: ExperienceIndex, store: Store, embedder, query: str, axis: str = "full", domain: str | None = None,
+    outcome: str | None = None, limit: int = 10,
+) -> list[Experience]:
+    """Experiences matching `query` on one axis, best first: exact vectors + BM25, fused.
+
+    `domain` and `outcome` (confirmed, falsified, abandoned) filter exactly before
+    ranking. Pending axes are embedded first (on a read-write handle); an empty or
+    blank query finds nothing. Exact ties of the score break by tier, then recency.
+    """
+    text = validate.text("query", query, max_chars=MAX_QUERY_CHARS, allow_empty=True)
+    validate.integer("limit", limit, low=1, high=MAX_LIMIT)
+    validate.choice("axis", axis, AXES)
+    if domain is not None:
+        validate.choice("domain", domain, ghap.DOMAINS)
+    if outcome is not None:
+        validate.choice("outcome", outcome, ghap.STATUSES)
+    if not text:
+        return []
+    if not store.read_only:
+        embed_pending(store, embedder)
+    rows = index.snapshot().axes[axis]
+    eligible = rows.eligible(domain, outcome)
+    if not eligible.any():
+        return []
+    query_vector = embedder.embed([text])[0]
+    with one_blas_thread():
+        similarity = rows.vectors @ query_vector
+    ranked = hybrid_rank(similarity, rows.bm25, keywords.terms(text), eligible, limit,
+                         importance=rows.weight, recency=np.arange(rows.size))
+    return [rows.experience(int(row), float(score)) for row, score in zip(ranked.rows, ranked.scores)]

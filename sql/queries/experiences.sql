@@ -1,0 +1,49 @@
+-- name: delete_experience_axes
+-- A resolved entry's axes are written once; clearing first makes a repeated call harmless.
+DELETE FROM experience_axes WHERE ghap_id = $ghap_id;
+
+-- name: insert_experience_axis
+-- The embedding stays NULL (pending) until embed_pending fills it after the commit.
+INSERT INTO experience_axes (ghap_id, axis, text, terms, embedding, created_at)
+VALUES ($ghap_id, $axis, $text, $terms::VARCHAR[], NULL, $now);
+
+-- name: pending_experience_axes
+SELECT ghap_id, axis, text FROM experience_axes WHERE embedding IS NULL ORDER BY created_at, ghap_id, axis;
+
+-- name: all_experience_axes
+SELECT ghap_id, axis, text FROM experience_axes ORDER BY created_at, ghap_id, axis;
+
+-- name: fill_axis_embeddings
+-- new_experience_axes is an Arrow table (ghap_id, axis, text, embedding) the caller registers.
+-- Only rows still pending, with the text that was embedded, are filled: a racing process fills each once.
+UPDATE experience_axes
+SET embedding = new_experience_axes.embedding
+FROM new_experience_axes
+WHERE experience_axes.ghap_id = new_experience_axes.ghap_id
+  AND experience_axes.axis = new_experience_axes.axis
+  AND experience_axes.text = new_experience_axes.text
+  AND experience_axes.embedding IS NULL
+RETURNING experience_axes.ghap_id;
+
+-- name: replace_axis_embeddings
+-- reembed: every row gets the new model's vector (pending or not).
+UPDATE experience_axes
+SET embedding = new_experience_axes.embedding
+FROM new_experience_axes
+WHERE experience_axes.ghap_id = new_experience_axes.ghap_id
+  AND experience_axes.axis = new_experience_axes.axis
+  AND experience_axes.text = new_experience_axes.text;
+
+-- name: experience_axis_stats
+-- Changes whenever axes are added, embedded or re-embedded: the search snapshot reloads then.
+SELECT count(*), count(embedding), sum(hash(ghap_id, axis, embedding)) FROM experience_axes;
+
+-- name: load_experience_axes
+-- Every axis row with the entry it belongs to (pending rows have a NULL embedding).
+SELECT a.ghap_id, a.axis, a.terms, a.embedding,
+       e.domain, e.strategy, e.goal, e.hypothesis, e.action, e.prediction, e.outcome_status, e.outcome_result,
+       e.surprise, e.root_cause_category, e.root_cause_description, e.lesson_what_worked, e.lesson_takeaway,
+       e.confidence_tier, e.created_at
+FROM experience_axes a JOIN ghap_entries e ON e.id = a.ghap_id
+WHERE NOT e.active
+ORDER BY e.captured_at, a.ghap_id, a.axis;
