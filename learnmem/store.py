@@ -111,16 +111,31 @@ class Store:
         self._file_lock = FileLock(str(self.path) + ".lock", timeout=LOCK_DEADLINE_S)
         if read_only and not self.path.is_file():
             raise NotFoundError(f"path: no learnmem file at {self.path} (create it with `learnmem init`, or open it read-write once)")
+        self._meta: dict[str, str] | None = None
+        if read_only:
+            # Checked on the first read, on that read's own connection: a one-shot
+            # reader (a hook, `learnmem ghap status`) then opens the file once, not twice.
+            return
         # Most opens find the file up to date: a read-only look then suffices, and
         # does not wait for a notebook that holds the file read-only.
         meta = self._up_to_date_meta() if self.path.is_file() else None
         if meta is None:
-            if read_only:
-                raise LearnmemError(f"{self.path} was written by an older learnmem: open it read-write once to upgrade it")
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._prepare(embedding_model, embedding_dim)
             meta = self._up_to_date_meta()
-        self.meta = meta
+        self._meta = meta
+
+    @property
+    def meta(self) -> dict[str, str]:
+        """The file's meta table (schema and library version, embedding model and dimension)."""
+        if self._meta is None:
+            with self.read():
+                pass
+        return self._meta
+
+    @meta.setter
+    def meta(self, value: dict[str, str]) -> None:
+        self._meta = value
 
     # -- connections -------------------------------------------------------
 
@@ -148,6 +163,8 @@ class Store:
         with self._process_lock:
             con = self._connect(read_only=True)
             try:
+                if self._meta is None and self.read_only:
+                    self._meta = self._checked_meta(con)
                 yield con
             finally:
                 con.close()
@@ -234,13 +251,13 @@ class Store:
     def _up_to_date_meta(self) -> dict[str, str] | None:
         """The meta table, or None when a migration is pending or another library version wrote the views."""
         with self.read() as con:
-            try:
-                applied = [version for (version,) in con.execute(sql.query("applied_migrations")).fetchall()]
-                meta = dict(con.execute(sql.query("get_meta")).fetchall())
-            except duckdb.CatalogException:  # a new, empty file
-                return None
-        if applied != [version for version, _, _ in sql.migrations()] or meta.get("library_version") != VERSION:
-            return None
+            return _meta_if_current(con)
+
+    def _checked_meta(self, con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+        """The meta table of a file opened read-only, which cannot upgrade it."""
+        meta = _meta_if_current(con)
+        if meta is None:
+            raise LearnmemError(f"{self.path} was written by an older learnmem: open it read-write once to upgrade it")
         return meta
 
     def check_model(self, embedding_model: str, embedding_dim: int) -> None:
@@ -252,6 +269,18 @@ class Store:
                 f"({self.meta.get('embedding_dim')}-d), but {embedding_model!r} ({embedding_dim}-d) is configured; "
                 f"open it with the model {stored!r}, or run `learnmem reembed` to re-embed it"
             )
+
+
+def _meta_if_current(con: duckdb.DuckDBPyConnection) -> dict[str, str] | None:
+    """The meta table, or None when a migration is pending or another library version wrote the views."""
+    try:
+        applied = [version for (version,) in con.execute(sql.query("applied_migrations")).fetchall()]
+        meta = dict(con.execute(sql.query("get_meta")).fetchall())
+    except duckdb.CatalogException:  # a new, empty file
+        return None
+    if applied != [version for version, _, _ in sql.migrations()] or meta.get("library_version") != VERSION:
+        return None
+    return meta
 
 
 def _apply_migration(con: duckdb.DuckDBPyConnection, version: int, name: str, text: str) -> None:

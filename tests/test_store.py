@@ -204,3 +204,15 @@ def test_reembed_moves_a_file_to_another_model(db_path, embedder):
     assert other.retrieve_memories("which formatter do we use?", limit=1)[0].content == "Use ruff, not black."
     with pytest.raises(ModelMismatchError):  # the old model is now the stranger
         learnmem.open(db_path, embedder=HashingEmbedder()).retrieve_memories("formatter")
+
+
+def test_read_only_handle_checks_the_schema_on_its_first_read(hashed_lm):
+    """A read-only open costs no connection of its own; its first read refuses a file an older learnmem wrote."""
+    con = duckdb.connect(str(hashed_lm.path))
+    con.execute("UPDATE meta SET value = '0.0.1' WHERE key = 'library_version'")
+    con.close()
+    reader = learnmem.open(hashed_lm.path, read_only=True, embedder=HashingEmbedder())
+    with pytest.raises(LearnmemError, match="older learnmem"):
+        reader.list_memories()
+    learnmem.open(hashed_lm.path, embedder=HashingEmbedder())  # read-write: upgrades it
+    assert learnmem.open(hashed_lm.path, read_only=True, embedder=HashingEmbedder()).list_memories() == []
