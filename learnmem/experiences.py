@@ -33,7 +33,7 @@ from learnmem.ghap_records import Experience
 from learnmem.search import Bm25, hybrid_rank, one_blas_thread
 from learnmem.snapshot_cache import SnapshotCache
 from learnmem.store import Store, iso
-from learnmem.vectors import to_column, to_matrix
+from learnmem.vectors import to_column, to_matrix_with_gaps
 
 AXES = ("full", "strategy", "surprise", "root_cause")
 # Axes only falsified entries have (and only when the text is there).
@@ -266,11 +266,7 @@ class AxisRows:
     def __init__(self, table: pa.Table, dim: int):
         self.table = table
         self.size = table.num_rows
-        self.vectors = np.zeros((self.size, dim), dtype=np.float32)
-        embedding = table.column("embedding")
-        has_vector = pc.is_valid(embedding).to_numpy(zero_copy_only=False)
-        if has_vector.any():
-            self.vectors[has_vector] = to_matrix(embedding.filter(pa.array(has_vector)), dim)
+        self.vectors = to_matrix_with_gaps(table.column("embedding"), dim)
         self.bm25 = Bm25(table.column("terms"))
         self.domain = np.asarray(table.column("domain").to_pylist(), dtype=object)
         self.outcome = np.asarray(table.column("outcome_status").to_pylist(), dtype=object)

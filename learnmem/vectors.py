@@ -16,3 +16,12 @@ def to_matrix(column: pa.Array | pa.ChunkedArray, dim: int) -> np.ndarray:
     """A FLOAT[dim] column (Arrow fixed-size lists) as a contiguous (n, dim) float32 matrix."""
     flat = pc.list_flatten(column).to_numpy() if len(column) else np.zeros(0, dtype=np.float32)
     return np.ascontiguousarray(flat, dtype=np.float32).reshape(len(column), dim)
+
+
+def to_matrix_with_gaps(column: pa.Array | pa.ChunkedArray, dim: int) -> np.ndarray:
+    """Like `to_matrix`, for a column with NULL rows (not embedded yet): those rows are zero vectors."""
+    matrix = np.zeros((len(column), dim), dtype=np.float32)
+    present = pc.is_valid(column).to_numpy(zero_copy_only=False)
+    if present.any():
+        matrix[present] = to_matrix(column.filter(pa.array(present)), dim)
+    return matrix

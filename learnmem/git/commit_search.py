@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from learnmem import keywords, sql, validate
 from learnmem.git.records import CommitHit
@@ -17,7 +16,7 @@ from learnmem.memory_index import iso
 from learnmem.search import Bm25, hybrid_rank, one_blas_thread
 from learnmem.snapshot_cache import SnapshotCache
 from learnmem.store import Store
-from learnmem.vectors import to_matrix
+from learnmem.vectors import to_matrix_with_gaps
 
 MAX_LIMIT = 100
 
@@ -28,11 +27,7 @@ class CommitSnapshot:
     def __init__(self, table: pa.Table, dim: int):
         self.table = table
         self.size = table.num_rows
-        self.vectors = np.zeros((self.size, dim), dtype=np.float32)
-        embedding = table.column("embedding")
-        has_vector = pc.is_valid(embedding).to_numpy(zero_copy_only=False)
-        if has_vector.any():
-            self.vectors[has_vector] = to_matrix(embedding.filter(pa.array(has_vector)), dim)
+        self.vectors = to_matrix_with_gaps(table.column("embedding"), dim)
         self.bm25 = Bm25(table.column("terms"))
         self.project = np.asarray(table.column("project").to_pylist(), dtype=object)
         self.sha = np.asarray(table.column("sha").to_pylist(), dtype=object)
