@@ -299,6 +299,7 @@ class ExperienceSnapshot:
     def __init__(self, table: pa.Table, dim: int):
         axis = table.column("axis")
         self.axes = {name: AxisRows(table.filter(pc.equal(axis, name)), dim) for name in AXES}
+        self.pending = table.column("embedding").null_count  # rows waiting for their vectors
 
 
 class ExperienceIndex(SnapshotCache[ExperienceSnapshot]):
@@ -328,7 +329,7 @@ def search_experiences(
         validate.choice("outcome", outcome, ghap.STATUSES)
     if not text:
         return []
-    if not store.read_only:
+    if not store.read_only and index.snapshot().pending:  # the snapshot knows, without opening the file
         embed_pending(store, embedder)
     rows = index.snapshot().axes[axis]
     eligible = rows.eligible(domain, outcome)
