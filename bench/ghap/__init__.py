@@ -1,0 +1,1 @@
+"""GHAP benchmarks: `python -m bench.ghap` (see bench/ghap/run.py)."""
