@@ -227,6 +227,8 @@ def render(results: dict) -> str:
         "[bench/code/RESULTS.md](code/RESULTS.md)\n"
         "- git history (cold and incremental index, blame, file history, commit search, unit history, "
         "with git itself as reference): `python -m bench.git` -> [bench/git/RESULTS.md](git/RESULTS.md)\n"
+        "- GHAP tracking and experiences (library calls at 10k entries, `learnmem ghap status`, connection bursts): "
+        "`python -m bench.ghap` -> [bench/ghap/RESULTS.md](ghap/RESULTS.md)\n"
         "- retrieval quality (fusion methods): `python -m bench.quality.evaluate` -> "
         "[bench/quality/RESULTS.md](quality/RESULTS.md)",
     ]) + "\n"
