@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from learnmem.git import linediff
+from learnmem.git import myers
 from learnmem.git.linediff import Hunk, count_changes, diff_hunks, split_lines
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is the oracle for these tests")
@@ -590,7 +590,7 @@ def test_snake_heuristic_on_huge_files_matches_git(git: Git, monkeypatch: pytest
     hunks = diff_hunks(old, new)
     assert hunks == git.hunks(old_b, new_b)
     assert count_changes(old, new) == git.numstat(old_b, new_b)
-    monkeypatch.setattr(linediff, "_HEUR_MIN_COST", 10**9)
+    monkeypatch.setattr(myers, "_HEUR_MIN_COST", 10**9)
     assert diff_hunks(old, new) != hunks
 
 
