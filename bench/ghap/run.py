@@ -51,6 +51,7 @@ import learnmem
 from bench.ghap import corpus
 from bench.ghap.scenarios import QUERIES, SCENARIOS
 from bench.measure import load_average, machine_info, median, percentile_ms
+from bench.profiles import profile_markdown
 
 GHAP_OUT = corpus.GHAP_OUT
 WORK = GHAP_OUT / "work"
@@ -765,15 +766,8 @@ def profile_table(title: str, prof: dict) -> list[str]:
     lines = [f"**{title}**: own time goes to {dominant(prof)}.", "",
              f"({prof['calls']} call{'s' if prof['calls'] != 1 else ''} under cProfile"
              + (f", {prof['wall_profiled']:.2f} s wall with the profiler's overhead" if "wall_profiled" in prof else "")
-             + "; top 15 by cumulative time, then the top 10 by own time.)", "",
-             "| cumulative s | own s | calls | function |", "|---|---|---|---|"]
-    for row in prof["cumulative"]:
-        lines.append(f"| {row['cumtime']:.3f} | {row['tottime']:.3f} | {row['calls']:,} | `{row['function']}` |")
-    lines += ["", "| own s | cumulative s | calls | function (by own time) |", "|---|---|---|---|"]
-    for row in prof["tottime"][:10]:
-        lines.append(f"| {row['tottime']:.3f} | {row['cumtime']:.3f} | {row['calls']:,} | `{row['function']}` |")
-    lines.append("")
-    return lines
+             + "; top 15 by cumulative time, then the top 10 by own time.)", ""]
+    return lines + profile_markdown(prof, top_own=10)
 
 
 def report(info: dict, cfg: dict, r: dict) -> str:

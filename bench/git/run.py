@@ -40,6 +40,7 @@ from pathlib import Path
 import learnmem
 from bench.git import synth
 from bench.measure import load_average, machine_info, median, percentile_ms
+from bench.profiles import profile_markdown
 from bench.vectors import OUT_DIR
 
 GIT_OUT = OUT_DIR / "git"
@@ -493,15 +494,8 @@ def hit(value: float, target: float) -> str:
 
 def profile_table(prof: dict, title: str) -> list[str]:
     lines = [f"**{title}** (one run under cProfile: {prof['wall_profiled']:.2f} s wall with the profiler's overhead; "
-             "top functions by cumulative time, then by own time)", "",
-             "| cumulative s | own s | calls | function |", "|---|---|---|---|"]
-    for row in prof["cumulative"]:
-        lines.append(f"| {row['cumtime']:.3f} | {row['tottime']:.3f} | {row['calls']:,} | `{row['function']}` |")
-    lines += ["", "| own s | cumulative s | calls | function (by own time) |", "|---|---|---|---|"]
-    for row in prof["tottime"][:12]:
-        lines.append(f"| {row['tottime']:.3f} | {row['cumtime']:.3f} | {row['calls']:,} | `{row['function']}` |")
-    lines.append("")
-    return lines
+             "top functions by cumulative time, then by own time)", ""]
+    return lines + profile_markdown(prof, top_own=12)
 
 
 def report(info: dict, cfg: dict, r: dict) -> str:
