@@ -32,3 +32,16 @@ UNION ALL SELECT 'commit_files', count(*) FROM commit_files;
 -- name: load_extension
 -- LOAD takes no parameters: the caller substitutes a quoted path for {path}.
 LOAD {path};
+
+-- name: attach_file
+-- ATTACH takes no parameters: the caller substitutes a quoted path and an alias, and
+-- `(READ_ONLY)` or nothing for {mode}.
+ATTACH {path} AS {alias} {mode};
+
+-- name: use_database
+USE {alias};
+
+-- name: detach_file
+-- A database cannot detach while it is the connection's default: switch back first.
+USE memory;
+DETACH {alias};
