@@ -15,7 +15,6 @@ one for unexpected errors).
 
 import argparse
 import dataclasses
-import importlib.abc
 import json
 import os
 import sys
@@ -416,7 +415,7 @@ def _fail(message: str, status: int) -> NoReturn:
     raise SystemExit(status)
 
 
-class _WithoutPandas(importlib.abc.MetaPathFinder):
+class _WithoutPandas:
     """Makes `import pandas` fail in this short-lived process, as if pandas were not installed.
 
     DuckDB's Python client tries `import pandas` the first time a query binds a
@@ -424,7 +423,9 @@ class _WithoutPandas(importlib.abc.MetaPathFinder):
     `learnmem` call that passes one (measured: a first bind costs 630 ms with
     pandas installed, 15-26 ms without). The CLI never hands DataFrames to
     DuckDB nor returns them. A finder (rather than `sys.modules["pandas"] = None`)
-    keeps pyarrow's own optional-pandas checks working.
+    keeps pyarrow's own optional-pandas checks working. A meta path finder needs
+    only `find_spec`; subclassing importlib.abc.MetaPathFinder would import
+    importlib.resources and friends (~10 ms) on every CLI call.
     """
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:

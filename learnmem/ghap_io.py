@@ -498,6 +498,7 @@ def import_entries(store: Store, source: str | os.PathLike, embedder=None) -> Im
         if fresh:
             con.register("new_ghap_entries", _arrow_rows(fresh))
             con.execute(sql.query("insert_ghap_entries"))
+            con.execute(sql.query("insert_imported_active_ghap"))
             con.unregister("new_ghap_entries")
             for row in fresh:
                 if not row["active"]:

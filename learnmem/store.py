@@ -15,7 +15,6 @@ calls each pay it. DETACH checkpoints and releases the file like a close.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import os
 import random
@@ -28,7 +27,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import duckdb
-from filelock import FileLock, Timeout
 
 from learnmem import sql
 from learnmem.errors import LearnmemError, ModelMismatchError, NotFoundError, StoreBusyError, ValidationError
@@ -36,6 +34,7 @@ from learnmem.version import VERSION
 
 if TYPE_CHECKING:  # pyarrow costs ~170 ms to import: the hook and `ghap status` paths must not pay it
     import pyarrow as pa
+    from filelock import FileLock  # ~15 ms (it imports asyncio): only writers load it
 
 LOCK_DEADLINE_S = 10.0
 _BACKOFF_START_S = 0.005
@@ -48,6 +47,7 @@ _CONFIG = {"autoinstall_known_extensions": False}
 # configuration (read-only vs read-write) inside one process, so all of a
 # process's connections to one file take turns.
 _process_locks: dict[Path, threading.RLock] = {}
+_aliases: dict[Path, str] = {}  # the name each file is attached under in this process
 _process_locks_guard = threading.Lock()
 
 
@@ -140,8 +140,8 @@ class Store:
         self.read_only = read_only
         with _process_locks_guard:
             self._process_lock = _process_locks.setdefault(self.path, threading.RLock())
-        self._file_lock = FileLock(str(self.path) + ".lock", timeout=LOCK_DEADLINE_S)
-        self._alias = "learnmem_" + hashlib.sha1(str(self.path).encode("utf-8")).hexdigest()[:16]
+            self._alias = _aliases.setdefault(self.path, f"learnmem_{len(_aliases)}")
+        self._lock_file: FileLock | None = None
         if read_only and not self.path.is_file():
             raise NotFoundError(f"path: no learnmem file at {self.path} (create it with `learnmem init`, or open it read-write once)")
         self._meta: dict[str, str] | None = None
@@ -254,8 +254,19 @@ class Store:
             finally:
                 self._disconnect(con)
 
+    @property
+    def _file_lock(self) -> FileLock:
+        """`<file>.lock`, which writers serialise on."""
+        if self._lock_file is None:
+            from filelock import FileLock
+
+            self._lock_file = FileLock(str(self.path) + ".lock", timeout=LOCK_DEADLINE_S)
+        return self._lock_file
+
     @contextmanager
     def _writer_lock(self) -> Iterator[None]:
+        from filelock import Timeout
+
         try:
             with self._file_lock:
                 yield

@@ -26,13 +26,34 @@ FROM commit_files f JOIN commits c ON c.project = f.project AND c.sha = f.sha
 WHERE NOT c.is_merge
 GROUP BY f.project, f.path;
 
+-- Every GHAP entry, active (at most one) and resolved, in the columns of GHAP.md's entry format.
+CREATE OR REPLACE VIEW ghap_entries AS
+SELECT id, session_id, created_at, updated_at, revised_at, true AS active, domain, strategy, goal, hypothesis,
+       action, prediction, history, iteration_count, notes, NULL::VARCHAR AS outcome_status,
+       NULL::VARCHAR AS outcome_result, NULL::TIMESTAMP AS captured_at, NULL::BOOLEAN AS auto_captured,
+       NULL::VARCHAR AS surprise, NULL::VARCHAR AS root_cause_category, NULL::VARCHAR AS root_cause_description,
+       NULL::VARCHAR AS lesson_what_worked, NULL::VARCHAR AS lesson_takeaway, NULL::VARCHAR AS confidence_tier
+FROM ghap_active
+UNION ALL
+SELECT id, session_id, created_at, updated_at, revised_at, false AS active, domain, strategy, goal, hypothesis,
+       action, prediction, history, iteration_count, notes, outcome_status, outcome_result, captured_at,
+       auto_captured, surprise, root_cause_category, root_cause_description, lesson_what_worked, lesson_takeaway,
+       confidence_tier
+FROM ghap_resolved;
+
+-- One row per resolved entry per axis (full, strategy, surprise, root_cause): the text embedded, its BM25
+-- terms, and its vector (NULL while pending).
+CREATE OR REPLACE VIEW experience_axes AS
+SELECT ghap_id, axis, text, terms, NULL::FLOAT[384] AS embedding, created_at FROM experience_axes_pending
+UNION ALL
+SELECT ghap_id, axis, text, terms, embedding, created_at FROM experience_axes_embedded;
+
 -- One row per resolved GHAP entry (an experience), with how many of its axes still wait for an embedding.
 CREATE OR REPLACE VIEW experiences AS
 SELECT e.id, e.session_id, e.domain, e.strategy, e.goal, e.hypothesis, e.action, e.prediction, e.iteration_count,
        e.outcome_status, e.outcome_result, e.surprise, e.root_cause_category, e.root_cause_description,
        e.lesson_what_worked, e.lesson_takeaway, e.confidence_tier, e.created_at, e.captured_at AS resolved_at,
        coalesce(p.pending, 0) AS pending_axes
-FROM ghap_entries e
-LEFT JOIN (SELECT ghap_id, count(*) AS pending FROM experience_axes WHERE embedding IS NULL GROUP BY ghap_id) p
-       ON p.ghap_id = e.id
-WHERE NOT e.active;
+FROM ghap_resolved e
+LEFT JOIN (SELECT ghap_id, count(*) AS pending FROM experience_axes_pending GROUP BY ghap_id) p
+       ON p.ghap_id = e.id;

@@ -1284,3 +1284,56 @@ def test_times_follow_the_order_in_which_writes_commit(hashed_lm, db_path, call)
         assert [h["hypothesis"] for h in row["history"]] == [GOOD["hypothesis"], "The revision that commits first"]
         times = [h["timestamp"] for h in row["history"]] + [row["revised_at"]]
         assert times == sorted(times), "a revision is dated before the one it replaced"
+
+
+def test_a_file_from_before_the_active_table_keeps_its_entries(db_path):
+    """Migration 005 moves the active row to ghap_active and resolved rows to ghap_resolved, losing nothing."""
+    import duckdb
+
+    from learnmem import sql
+    from learnmem.store import utc_now
+
+    con = duckdb.connect(str(db_path))
+    con.execute(sql.query("create_ledger"))
+    for version, name, text in sql.migrations()[:4]:  # the schema of the release that had one table
+        con.execute(text)
+        con.execute(sql.query("record_migration"), {"version": version, "name": name, "applied_at": utc_now()})
+    con.execute("""
+        INSERT INTO sessions VALUES ('session_20250101_000000_aaaaaa', TIMESTAMP '2025-01-01 00:00:00', NULL, 3);
+        INSERT INTO ghap_entries VALUES
+          ('ghap_20250101_000001_bbbbbb', 'session_20250101_000000_aaaaaa', TIMESTAMP '2025-01-01 00:00:01',
+           TIMESTAMP '2025-01-01 00:00:09', TIMESTAMP '2025-01-01 00:00:05', false, 'debugging', 'trial-and-error',
+           'fix the flaky test', 'shared state leaks', 'isolate the fixture', 'it passes alone',
+           [{'timestamp': TIMESTAMP '2025-01-01 00:00:01', 'hypothesis': 'a race', 'action': 'add a sleep',
+             'prediction': 'it passes'}], 2, ['tried twice'], 'falsified', 'still flaky', TIMESTAMP '2025-01-01 00:00:09',
+           false, 'it failed alone too', 'wrong-assumption', 'the clock was mocked', 'read the fixture', NULL, 'silver'),
+          ('ghap_20250101_000010_cccccc', 'session_20250101_000000_aaaaaa', TIMESTAMP '2025-01-01 00:00:10',
+           TIMESTAMP '2025-01-01 00:00:11', TIMESTAMP '2025-01-01 00:00:10', true, 'testing', 'read-the-error',
+           'make CI green', 'the cache is stale', 'clear the cache', 'the build passes', [], 1, ['a note'],
+           NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+    """)
+    con.execute("""
+        INSERT INTO experience_axes VALUES
+          ('ghap_20250101_000001_bbbbbb', 'full', 'the whole story', ['whole', 'stori'],
+           list_transform(range(384), i -> (i / 384)::FLOAT), TIMESTAMP '2025-01-01 00:00:09'),
+          ('ghap_20250101_000001_bbbbbb', 'strategy', 'trial and error', ['trial', 'error'], NULL,
+           TIMESTAMP '2025-01-01 00:00:09');
+    """)
+    before = con.execute("SELECT * FROM ghap_entries ORDER BY id").fetchall()
+    axes_before = con.execute("SELECT * FROM experience_axes ORDER BY axis").fetchall()
+    con.close()
+
+    lm = learnmem.open(db_path, embedder=HashingEmbedder())
+    assert lm.sql("SELECT * FROM ghap_entries ORDER BY id").fetchall() == before
+    assert lm.sql("SELECT * FROM experience_axes ORDER BY axis").fetchall() == axes_before
+    assert lm.sql("SELECT pending_axes FROM experiences").fetchall() == [(1,)]
+    assert lm.sql("SELECT count(*) FROM ghap_active").fetchone() == (1,)
+    assert lm.get_active_ghap().id == "ghap_20250101_000010_cccccc"
+    assert [entry.id for entry in lm.list_ghap_entries()] == ["ghap_20250101_000010_cccccc",
+                                                              "ghap_20250101_000001_bbbbbb"]
+    assert lm.update_ghap(note="after the upgrade").iteration_count == 1
+    resolved = lm.resolve_ghap("confirmed", "cleared the cache; green")
+    assert lm.sql("SELECT notes, outcome_status FROM ghap_entries WHERE id = ?", [resolved.id]).fetchone() == (
+        ["a note", "after the upgrade"], "confirmed")
+    assert lm.sql("SELECT count(*) FROM ghap_active").fetchone() == (0,)
+    assert lm.sql("SELECT count(*) FROM experience_axes_pending").fetchone() == (0,)  # the resolve embedded all

@@ -196,9 +196,10 @@ def still_valid(db: Path, sample: int = 300) -> str | None:
     from learnmem import experiences
 
     try:
+        learnmem.open(db).close()  # applies new migrations: they keep the entries and their vectors
         lm = learnmem.open(db, read_only=True)
-    except Exception as error:  # noqa: BLE001 - a pending migration or another library version
-        return f"cannot open read-only: {error}"
+    except Exception as error:  # noqa: BLE001 - a file this library cannot upgrade
+        return f"cannot open: {error}"
     relation = lm.sql(f"SELECT * FROM ghap_entries ORDER BY hash(id) LIMIT {int(sample)}")
     names = relation.columns
     rows = [dict(zip(names, values)) for values in relation.fetchall()]

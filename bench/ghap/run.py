@@ -452,7 +452,7 @@ class HeldStore:
 
     def __exit__(self, *exc_info):
         try:
-            self.con.close()
+            self.store._disconnect(self.con)
         finally:
             self._locks[1].release()
             self._locks[0].release()
@@ -542,40 +542,69 @@ class Contender:
 
 
 def duckdb_floor(db: Path, reps: int) -> dict:
-    """What one open/close costs on this file with DuckDB alone: a read-only connect + query + close, and a
-    read-write connect + checkpoint + one-row update of ghap_entries (as update_ghap's note) + close."""
+    """What one call's file access costs with DuckDB alone, opened two ways: `duckdb.connect` per call (a new
+    DuckDB instance each time: what store.py did before) and ATTACH/DETACH on one in-memory instance (what it
+    does now). A read is open + SELECT of the active entry + close; a write is open + CHECKPOINT + a one-row
+    UPDATE of ghap_active (as update_ghap's note) + close (the close checkpoints the WAL into the file)."""
     import duckdb
 
-    entry_id = duckdb.connect(str(db), read_only=True).execute(
-        "SELECT id FROM ghap_entries ORDER BY created_at DESC LIMIT 1").fetchone()[0]
-    parts: dict[str, list[float]] = {k: [] for k in ("ro_connect", "ro_query", "ro_close", "rw_connect",
-                                                     "rw_checkpoint", "rw_update", "rw_close")}
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        con = duckdb.connect(str(db), read_only=True)
-        t1 = time.perf_counter()
-        con.execute("SELECT id FROM ghap_entries WHERE active").fetchall()
-        t2 = time.perf_counter()
-        con.close()
-        t3 = time.perf_counter()
-        parts["ro_connect"].append(t1 - t0)
-        parts["ro_query"].append(t2 - t1)
-        parts["ro_close"].append(t3 - t2)
-        t0 = time.perf_counter()
-        con = duckdb.connect(str(db))
-        t1 = time.perf_counter()
-        con.execute("CHECKPOINT")
-        t2 = time.perf_counter()
-        con.execute("UPDATE ghap_entries SET notes = list_append(notes, 'floor') WHERE id = ?", [entry_id])
-        t3 = time.perf_counter()
-        con.close()
-        t4 = time.perf_counter()
-        for key, value in zip(("rw_connect", "rw_checkpoint", "rw_update", "rw_close"), (t1 - t0, t2 - t1, t3 - t2, t4 - t3)):
-            parts[key].append(value)
-    out = {key: stats(values) for key, values in parts.items()}
-    out["ro_total"] = stats([a + b + c for a, b, c in zip(parts["ro_connect"], parts["ro_query"], parts["ro_close"])])
-    out["rw_total"] = stats([sum(x) for x in zip(*(parts[k] for k in ("rw_connect", "rw_checkpoint", "rw_update", "rw_close")))])
-    log(f"duckdb floor: read {out['ro_total']['p50_ms']:.1f} ms, write {out['rw_total']['p50_ms']:.1f} ms at the median")
+    setup = learnmem.open(db)
+    if not setup.get_active_ghap().has_active:
+        setup.start_ghap("debugging", "read-the-error", "floor goal", "floor hypothesis about the cache",
+                         "floor action", "floor prediction of a warm cache")
+    setup.close()
+    quoted = "'" + str(db).replace("'", "''") + "'"
+    host = duckdb.connect(":memory:")
+
+    def opener(way: str, read_only: bool):
+        if way == "connect":
+            con = duckdb.connect(str(db), read_only=read_only)
+            return con, con.close
+        con = host.cursor()
+        con.execute(f"ATTACH {quoted} AS floor {'(READ_ONLY)' if read_only else ''}")
+        con.execute("USE floor")
+
+        def close():
+            con.execute("USE memory; DETACH floor")
+            con.close()
+        return con, close
+
+    out: dict = {}
+    for way in ("connect", "attach"):
+        parts: dict[str, list[float]] = {k: [] for k in ("ro_connect", "ro_query", "ro_close", "rw_connect",
+                                                         "rw_checkpoint", "rw_update", "rw_close")}
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            con, close = opener(way, True)
+            t1 = time.perf_counter()
+            con.execute("SELECT id FROM ghap_active").fetchall()
+            t2 = time.perf_counter()
+            close()
+            t3 = time.perf_counter()
+            parts["ro_connect"].append(t1 - t0)
+            parts["ro_query"].append(t2 - t1)
+            parts["ro_close"].append(t3 - t2)
+            t0 = time.perf_counter()
+            con, close = opener(way, False)
+            t1 = time.perf_counter()
+            con.execute("CHECKPOINT")
+            t2 = time.perf_counter()
+            con.execute("UPDATE ghap_active SET notes = list_append(notes, 'floor')")
+            t3 = time.perf_counter()
+            close()
+            t4 = time.perf_counter()
+            for key, value in zip(("rw_connect", "rw_checkpoint", "rw_update", "rw_close"),
+                                  (t1 - t0, t2 - t1, t3 - t2, t4 - t3)):
+                parts[key].append(value)
+        way_out = {key: stats(values) for key, values in parts.items()}
+        way_out["ro_total"] = stats([sum(x) for x in zip(*(parts[k] for k in ("ro_connect", "ro_query", "ro_close")))])
+        way_out["rw_total"] = stats([sum(x) for x in zip(*(parts[k] for k in ("rw_connect", "rw_checkpoint",
+                                                                                "rw_update", "rw_close")))])
+        log(f"duckdb floor ({way}): read {way_out['ro_total']['p50_ms']:.1f} ms, "
+            f"write {way_out['rw_total']['p50_ms']:.1f} ms at the median")
+        out[way] = way_out
+    host.close()
+    learnmem.open(db).abandon_ghap("floor measured")
     return out
 
 
@@ -913,14 +942,19 @@ def report(info: dict, cfg: dict, r: dict) -> str:
               f"| any call in a burst p50 / p95 | {fmt(b['per_call']['all_calls'])} | {fmt(b['held']['all_calls'])} |"]
     for name in b["held"]["per_call"]:
         lines.append(f"| {name} p50 / p95 | {fmt(b['per_call']['per_call'][name])} | {fmt(b['held']['per_call'][name])} |")
-    fl = b["floor"]
     lines += [f"| connect + checkpoint (held only) | - | {fmt(b['held']['connect'])} |", "",
-              f"**The floor of one call per connection**, DuckDB alone on the same {m['n']:,}-entry file "
-              f"({fl['ro_total']['n']} repetitions, p50 / p95): a read is connect {fmt(fl['ro_connect'])} + query "
-              f"{fmt(fl['ro_query'])} + close {fmt(fl['ro_close'])} = **{fmt(fl['ro_total'])}**; a write is connect "
-              f"{fmt(fl['rw_connect'])} + CHECKPOINT {fmt(fl['rw_checkpoint'])} + a one-row UPDATE of ghap_entries "
-              f"{fmt(fl['rw_update'])} + close {fmt(fl['rw_close'])} (DuckDB checkpoints the WAL into the file "
-              f"on close) = **{fmt(fl['rw_total'])}**, before any lock, transaction or Python.", "",
+              f"**The floor of one call per open**, DuckDB alone on the same {m['n']:,}-entry file "
+              f"({b['floor']['attach']['ro_total']['n']} repetitions each, p50 / p95), the file opened by "
+              "`duckdb.connect` (a new DuckDB instance per call: what store.py did before) or ATTACHed to one "
+              "in-memory instance per process (what it does now):", "",
+              "| step | duckdb.connect per call | ATTACH / DETACH |", "|---|---|---|"]
+    floor_rows = (("read: open", "ro_connect"), ("read: SELECT the active entry", "ro_query"),
+                  ("read: close", "ro_close"), ("**read total**", "ro_total"), ("write: open", "rw_connect"),
+                  ("write: CHECKPOINT", "rw_checkpoint"), ("write: one-row UPDATE of ghap_active", "rw_update"),
+                  ("write: close (checkpoints the WAL into the file)", "rw_close"), ("**write total**", "rw_total"))
+    for label, key in floor_rows:
+        lines.append(f"| {label} | {fmt(b['floor']['connect'][key])} | {fmt(b['floor']['attach'][key])} |")
+    lines += ["", "Before any lock, transaction or Python of the library.", "",
               "**The cost to a second process.** A warm second process (bench/ghap/contender.py: one "
               "`learnmem.open`, no model) is asked, after a random call of the burst (1st to 18th), to do one "
               "write (`increment_tool_count`, what a hook does per tool call) or one read (`get_active_ghap`, "
@@ -977,21 +1011,23 @@ def report(info: dict, cfg: dict, r: dict) -> str:
 def explain(r: dict) -> list[str]:
     """Where each operation's time goes, from the measurements themselves (floors, held connection, handles)."""
     w, rd, cli, b = r["writes"], r["reads"], r["cli"], r["burst"]
-    fl, held = b["floor"], b["held"]["per_call"]
+    fl, connect_floor, held = b["floor"]["attach"], b["floor"]["connect"], b["held"]["per_call"]
     search = rd["search"]["full, no filter"]
     floors = cli["floors"]
     duck = floors["python -c 'import duckdb'"]
     return [
         "What the numbers come from (p50s; details in the sections below):", "",
         f"- **start/update** ({w['start']['p50_ms']:.0f} / {w['update']['p50_ms']:.0f} ms): DuckDB alone needs "
-        f"{fl['rw_total']['p50_ms']:.0f} ms to open this file read-write, checkpoint, update one row and close "
-        f"(the close checkpoints the WAL: {fl['rw_close']['p50_ms']:.0f} ms); the library adds its transaction and "
-        f"two to four queries. On a connection held for a burst the same calls take {held['start']['p50_ms']:.1f} / "
-        f"{held['update']['p50_ms']:.1f} ms.",
+        f"{fl['rw_total']['p50_ms']:.0f} ms to attach this file read-write, checkpoint, update the one row of "
+        f"ghap_active and detach (the detach checkpoints the WAL: {fl['rw_close']['p50_ms']:.0f} ms; with a new "
+        f"DuckDB instance per call, as before, {connect_floor['rw_total']['p50_ms']:.0f} ms); the library adds its "
+        f"transaction and two to four queries. On a connection held for a burst the same calls take "
+        f"{held['start']['p50_ms']:.1f} / {held['update']['p50_ms']:.1f} ms.",
         f"- **get_active / list** ({w['get_active']['p50_ms']:.0f} / "
-        f"{rd['list']['no filter']['p50_ms']:.0f} ms): a read-only open + query + close costs "
-        f"{fl['ro_total']['p50_ms']:.0f} ms on this file (connect {fl['ro_connect']['p50_ms']:.0f} ms); "
-        f"get_active on a held connection takes {held['get_active']['p50_ms']:.1f} ms.",
+        f"{rd['list']['no filter']['p50_ms']:.0f} ms): a read-only attach + query + detach costs "
+        f"{fl['ro_total']['p50_ms']:.0f} ms on this file (a new instance per call: "
+        f"{connect_floor['ro_total']['p50_ms']:.0f} ms); get_active on a held connection takes "
+        f"{held['get_active']['p50_ms']:.1f} ms.",
         f"- **resolve** ({w['resolve']['p50_ms']:.0f} ms): three file opens (the resolve transaction, the read of "
         f"pending axes, the write of their vectors) and the model on 4 texts; see its profile.",
         f"- **search_experiences** ({search['p50_ms']:.0f} ms on the read-write handle; a read-only handle "

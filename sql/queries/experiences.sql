@@ -1,38 +1,44 @@
 -- name: delete_experience_axes
 -- A resolved entry's axes are written once; clearing first makes a repeated call harmless.
-DELETE FROM experience_axes WHERE ghap_id = $ghap_id;
+DELETE FROM experience_axes_embedded WHERE ghap_id = $ghap_id;
+
+-- name: delete_pending_experience_axes
+DELETE FROM experience_axes_pending WHERE ghap_id = $ghap_id;
 
 -- name: insert_experience_axis
--- The embedding stays NULL (pending) until embed_pending fills it after the commit.
-INSERT INTO experience_axes (ghap_id, axis, text, terms, embedding, created_at)
-VALUES ($ghap_id, $axis, $text, $terms::VARCHAR[], NULL, $now);
+-- Pending until embed_pending moves it to experience_axes_embedded with its vector, after the commit.
+INSERT INTO experience_axes_pending (ghap_id, axis, text, terms, created_at)
+VALUES ($ghap_id, $axis, $text, $terms::VARCHAR[], $now);
 
 -- name: pending_experience_axes
-SELECT ghap_id, axis, text FROM experience_axes WHERE embedding IS NULL ORDER BY created_at, ghap_id, axis;
+SELECT ghap_id, axis, text FROM experience_axes_pending ORDER BY created_at, ghap_id, axis;
 
 -- name: all_experience_axes
 SELECT ghap_id, axis, text FROM experience_axes ORDER BY created_at, ghap_id, axis;
 
 -- name: fill_axis_embeddings
 -- new_experience_axes is an Arrow table (ghap_id, axis, text, embedding) the caller registers.
--- Only rows still pending, with the text that was embedded, are filled: a racing process fills each once.
-UPDATE experience_axes
-SET embedding = new_experience_axes.embedding
-FROM new_experience_axes
-WHERE experience_axes.ghap_id = new_experience_axes.ghap_id
-  AND experience_axes.axis = new_experience_axes.axis
-  AND experience_axes.text = new_experience_axes.text
-  AND experience_axes.embedding IS NULL
-RETURNING experience_axes.ghap_id;
+-- Only rows still pending, with the text that was embedded, move: a racing process moves each once
+-- (clear_filled_axes then removes them from the pending table, in the same transaction).
+INSERT INTO experience_axes_embedded (ghap_id, axis, text, terms, embedding, created_at)
+SELECT p.ghap_id, p.axis, p.text, p.terms, n.embedding, p.created_at
+FROM experience_axes_pending p
+JOIN new_experience_axes n ON n.ghap_id = p.ghap_id AND n.axis = p.axis AND n.text = p.text
+RETURNING ghap_id;
+
+-- name: clear_filled_axes
+DELETE FROM experience_axes_pending p
+USING new_experience_axes n
+WHERE n.ghap_id = p.ghap_id AND n.axis = p.axis AND n.text = p.text;
 
 -- name: replace_axis_embeddings
--- reembed: every row gets the new model's vector (pending or not).
-UPDATE experience_axes
+-- reembed: every embedded row gets the new model's vector (fill_axis_embeddings moves the pending ones).
+UPDATE experience_axes_embedded
 SET embedding = new_experience_axes.embedding
 FROM new_experience_axes
-WHERE experience_axes.ghap_id = new_experience_axes.ghap_id
-  AND experience_axes.axis = new_experience_axes.axis
-  AND experience_axes.text = new_experience_axes.text;
+WHERE experience_axes_embedded.ghap_id = new_experience_axes.ghap_id
+  AND experience_axes_embedded.axis = new_experience_axes.axis
+  AND experience_axes_embedded.text = new_experience_axes.text;
 
 -- name: experience_axis_stats
 -- Changes whenever axes are added, embedded or re-embedded: the search snapshot reloads then.
@@ -44,6 +50,5 @@ SELECT a.ghap_id, a.axis, a.terms, a.embedding,
        e.domain, e.strategy, e.goal, e.hypothesis, e.action, e.prediction, e.outcome_status, e.outcome_result,
        e.surprise, e.root_cause_category, e.root_cause_description, e.lesson_what_worked, e.lesson_takeaway,
        e.confidence_tier, e.created_at
-FROM experience_axes a JOIN ghap_entries e ON e.id = a.ghap_id
-WHERE NOT e.active
+FROM experience_axes a JOIN ghap_resolved e ON e.id = a.ghap_id
 ORDER BY e.captured_at, a.ghap_id, a.axis;

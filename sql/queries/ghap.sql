@@ -16,39 +16,44 @@ UPDATE sessions SET tool_count = 0 WHERE id = $id;
 
 -- name: active_ghap
 SELECT id, session_id, domain, strategy, goal, hypothesis, action, prediction, iteration_count, created_at
-FROM ghap_entries WHERE active;
+FROM ghap_active;
 
 -- name: insert_ghap_entry
-INSERT INTO ghap_entries (id, session_id, created_at, updated_at, revised_at, active, domain, strategy, goal,
-                          hypothesis, action, prediction, history, iteration_count, notes)
-VALUES ($id, $session_id, $now, $now, $now, true, $domain, $strategy, $goal, $hypothesis, $action, $prediction,
-        [], 1, []);
+INSERT INTO ghap_active (id, session_id, created_at, updated_at, revised_at, domain, strategy, goal, hypothesis,
+                         action, prediction, history, iteration_count, notes)
+VALUES ($id, $session_id, $now, $now, $now, $domain, $strategy, $goal, $hypothesis, $action, $prediction, [], 1, []);
 
 -- name: revise_ghap
 -- A new hypothesis/action/prediction: the current triple goes to history with the time it was set.
-UPDATE ghap_entries
+UPDATE ghap_active
 SET history = list_append(history, {'timestamp': revised_at, 'hypothesis': hypothesis, 'action': action,
                                     'prediction': prediction}),
     hypothesis = $hypothesis, action = $action, prediction = $prediction,
     iteration_count = iteration_count + 1, revised_at = $now, updated_at = $now
-WHERE id = $id AND active;
+WHERE id = $id;
 
 -- name: set_ghap_strategy
-UPDATE ghap_entries SET strategy = $strategy, updated_at = $now WHERE id = $id AND active;
+UPDATE ghap_active SET strategy = $strategy, updated_at = $now WHERE id = $id;
 
 -- name: add_ghap_note
-UPDATE ghap_entries SET notes = list_append(notes, $note), updated_at = $now WHERE id = $id AND active;
+UPDATE ghap_active SET notes = list_append(notes, $note), updated_at = $now WHERE id = $id;
 
 -- name: resolve_ghap
-UPDATE ghap_entries
-SET active = false, outcome_status = $status, outcome_result = $result, captured_at = $now,
-    auto_captured = $auto_captured, surprise = $surprise, root_cause_category = $root_cause_category,
-    root_cause_description = $root_cause_description, lesson_what_worked = $lesson_what_worked,
-    lesson_takeaway = $lesson_takeaway, confidence_tier = $confidence_tier, updated_at = $now
-WHERE id = $id AND active;
+-- The active entry moves to ghap_resolved with its outcome (remove_active_ghap then deletes it).
+INSERT INTO ghap_resolved BY NAME
+SELECT * REPLACE ($now::TIMESTAMP AS updated_at), $status AS outcome_status, $result AS outcome_result,
+       $now::TIMESTAMP AS captured_at, $auto_captured AS auto_captured, $surprise::VARCHAR AS surprise,
+       $root_cause_category::VARCHAR AS root_cause_category,
+       $root_cause_description::VARCHAR AS root_cause_description,
+       $lesson_what_worked::VARCHAR AS lesson_what_worked, $lesson_takeaway::VARCHAR AS lesson_takeaway,
+       $confidence_tier AS confidence_tier
+FROM ghap_active WHERE id = $id;
+
+-- name: remove_active_ghap
+DELETE FROM ghap_active WHERE id = $id;
 
 -- name: adopt_ghap
-UPDATE ghap_entries SET session_id = $session_id, updated_at = $now WHERE id = $id AND active;
+UPDATE ghap_active SET session_id = $session_id, updated_at = $now WHERE id = $id;
 
 -- name: ghap_entry
 -- One entry, every column (the persistence step reads the resolved entry back).
@@ -73,4 +78,11 @@ SELECT id FROM ghap_entries;
 
 -- name: insert_ghap_entries
 -- new_ghap_entries is an Arrow table (the columns of ghap_entries) the caller registers: an import's rows.
-INSERT INTO ghap_entries BY NAME SELECT * FROM new_ghap_entries;
+INSERT INTO ghap_resolved BY NAME SELECT * EXCLUDE (active) FROM new_ghap_entries WHERE NOT active;
+
+-- name: insert_imported_active_ghap
+-- The imported entry that becomes the active one (the caller lets at most one through).
+INSERT INTO ghap_active BY NAME
+SELECT id, session_id, created_at, updated_at, revised_at, domain, strategy, goal, hypothesis, action, prediction,
+       history, iteration_count, notes
+FROM new_ghap_entries WHERE active;
