@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Protocol, Sequence, runtime_checkable
 from learnmem.errors import LearnmemError, ValidationError
 
 if TYPE_CHECKING:  # numpy costs ~80 ms to import: hook paths that never embed skip it
+    from collections.abc import Iterator
+
     import numpy as np
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
@@ -106,8 +108,9 @@ class OnnxEmbedder:
     def embed(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
         """Embed `texts`; rows are L2-normalised float32, in the order given.
 
-        Texts are sorted by token count so each batch pads little, then the
-        original order is restored. Longer texts are truncated to 256 tokens.
+        Texts are sorted by token count and batched so that padding stays
+        small, then the original order is restored. Longer texts are truncated
+        to 256 tokens.
         """
         if isinstance(texts, (str, bytes)):
             raise ValidationError("texts: expected a sequence of str, got a single text; wrap it in a list")
@@ -123,8 +126,7 @@ class OnnxEmbedder:
             encodings = self._tokenizer.encode_batch(texts[start : start + slice_size])
             ids = [e.ids for e in encodings]
             order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-            for b in range(0, len(order), batch_size):
-                rows = order[b : b + batch_size]
+            for rows in _length_batches(order, [len(x) for x in ids], batch_size):
                 vectors = self._run_batch([ids[i] for i in rows])
                 result[[start + i for i in rows]] = vectors
         return result
@@ -147,6 +149,27 @@ class OnnxEmbedder:
             out = (out * m).sum(axis=1) / np.maximum(m.sum(axis=1), 1e-9)
             out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
         return np.asarray(out, dtype=np.float32)
+
+
+PADDING_SLACK = 1.25
+
+
+def _length_batches(order: list[int], lengths: list[int], batch_size: int) -> Iterator[list[int]]:
+    """Runs of `order` (rows sorted by token count) of at most `batch_size`, cut where padding every row to
+    the longest would cost more than PADDING_SLACK times the real tokens. One call per row costs ~1 ms more
+    than a shared batch, but padding a 20-token text to 156 costs more: an entry's 4 axis texts of
+    20-156 tokens embed in 30 ms as 3 batches, 47 ms as one."""
+    batch: list[int] = []
+    tokens = 0
+    for row in order:
+        width = lengths[row]  # the longest so far: rows come shortest first
+        if batch and (len(batch) == batch_size or width * (len(batch) + 1) > PADDING_SLACK * (tokens + width)):
+            yield batch
+            batch, tokens = [], 0
+        batch.append(row)
+        tokens += width
+    if batch:
+        yield batch
 
 
 class HashingEmbedder:

@@ -215,15 +215,23 @@ def _vectors(rows: Sequence[tuple[str, str, str]], embedder) -> pa.Table:
     })
 
 
-def embed_pending(store: Store, embedder) -> int:
-    """Embed every axis row still pending (NULL embedding) and write the vectors in one transaction.
+def pending_axes(con) -> list[tuple[str, str, str]]:
+    """(ghap_id, axis, text) of every axis row waiting for its embedding."""
+    return con.execute(sql.query("pending_experience_axes")).fetchall()
 
-    Returns how many rows this call filled. Embedding happens outside the writer
-    lock; the update touches only rows still pending with the same text, so two
-    processes racing fill each row once and a repeated call embeds nothing.
+
+def embed_pending(store: Store, embedder, rows: Sequence[tuple[str, str, str]] | None = None) -> int:
+    """Embed every axis row still pending and write the vectors in one transaction.
+
+    `rows` are the pending rows when the caller has just read them (a resolve,
+    inside its transaction); otherwise they are read here. Returns how many rows
+    this call filled. Embedding happens outside the writer lock; the write moves
+    only rows still pending with the same text, so two processes racing fill
+    each row once and a repeated call embeds nothing.
     """
-    with store.read() as con:
-        rows = con.execute(sql.query("pending_experience_axes")).fetchall()
+    if rows is None:
+        with store.read() as con:
+            rows = pending_axes(con)
     if not rows:
         return 0
     _check_dim(embedder)

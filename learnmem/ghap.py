@@ -238,7 +238,10 @@ def resolve_ghap(store: Store, embedder, status: str, result: str, surprise: str
         if active is None:
             raise NotFoundError("no active GHAP entry to resolve: start one with start_ghap")
         tier = _resolve(con, active["id"], now, status, result, surprise, cause, learned, auto_captured)
-    _embed_quietly(store, embedder)
+        from learnmem import experiences
+
+        pending = experiences.pending_axes(con)  # read here, it saves the embedding step a file open
+    _embed_quietly(store, embedder, pending)
     return ResolveResult(id=active["id"], status=status, confidence_tier=tier, resolved_at=iso(now))
 
 
@@ -278,8 +281,9 @@ def _resolve(con, entry_id: str, now: datetime, status: str, result: str, surpri
     return tier
 
 
-def _embed_quietly(store: Store, embedder) -> None:
-    """Embed pending axes; a failure leaves them pending for the next resolve, search or reembed."""
+def _embed_quietly(store: Store, embedder, pending: list[tuple[str, str, str]] | None = None) -> None:
+    """Embed pending axes (`pending`, or those the file holds); a failure leaves them pending for the next
+    resolve, search or reembed."""
     if embedder is None:
         return
     from learnmem import experiences
@@ -287,7 +291,7 @@ def _embed_quietly(store: Store, embedder) -> None:
     try:
         if not hasattr(embedder, "embed"):  # a factory: the model loads only now, after the commit
             embedder = embedder()
-        experiences.embed_pending(store, embedder)
+        experiences.embed_pending(store, embedder, pending)
     except Exception:  # noqa: BLE001 - the resolution is committed; embedding is retried later
         pass
 

@@ -100,6 +100,17 @@ def test_batch_invariance_and_order(embedder):
         assert np.abs(together - alone).max() < 1e-5
 
 
+def test_batches_are_cut_where_padding_would_cost_more_than_the_slack():
+    from learnmem.embed import _length_batches
+
+    lengths = [156, 45, 20, 49, 8, 8, 8, 8, 9]
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    batches = list(_length_batches(order, lengths, batch_size=32))
+    assert sorted(row for batch in batches for row in batch) == list(range(len(lengths)))  # every row once
+    assert [[lengths[i] for i in batch] for batch in batches] == [[8, 8, 8, 8, 9], [20], [45, 49], [156]]
+    assert [len(b) for b in _length_batches(order[:5], lengths, batch_size=2)] == [2, 2, 1]
+
+
 def test_truncates_at_256_tokens(embedder):
     long = "memory " * 400
     a, b = embedder.embed([long, long + "completely different ending about volcanoes"])
