@@ -1,11 +1,14 @@
 """Experiences: resolved GHAP entries seen through several axes, embedded and searchable.
 
 When an entry is resolved (ghap.py), the same write transaction records one
-`experience_axes_pending` row per axis with the text to embed and its BM25
-terms; `embed_pending` moves them to `experience_axes_embedded` with their
-vectors right after the commit, and again before every search, so an embedding
-failure only delays an experience, it never loses one. The view
-`experience_axes` shows both (embedding NULL while pending). The axes (../shared/GHAP.md "Axis texts"):
+`experience_axes_recent` row per axis with the text to embed and its BM25
+terms, its embedding NULL (pending); `embed_pending` fills the vectors right
+after the commit, and again before every search, so an embedding failure only
+delays an experience, it never loses one. Once FOLD_ROWS embedded rows have
+gathered in that small table they move to `experience_axes_embedded` in one
+append: DuckDB rewrites a table's trailing row group at every checkpoint, and
+doing that for a few hundred rows per resolve instead of up to ~2,000 vectors
+keeps a resolve fast. The view `experience_axes` shows both tables. The axes (../shared/GHAP.md "Axis texts"):
 
 - full: the whole story (domain, strategy, goal, hypothesis, action, prediction, outcome,
   then surprise, root cause and lesson when present);
@@ -39,6 +42,7 @@ from learnmem.vectors import to_column, to_matrix_with_gaps
 AXES = ("full", "strategy", "surprise", "root_cause")
 # Axes only falsified entries have (and only when the text is there).
 FALSIFIED_AXES = ("surprise", "root_cause")
+FOLD_ROWS = 256  # embedded rows gathered in experience_axes_recent before they move to experience_axes_embedded
 EMBEDDING_DIM = 384  # the width of experience_axes_embedded.embedding (sql/migrations/005_*.sql)
 MAX_LIMIT = 50
 MAX_QUERY_CHARS = 10_000
@@ -192,7 +196,7 @@ def bronze_reason(entry: Mapping[str, Any]) -> str | None:
 def record_axes(con, entry: Mapping[str, Any], now: datetime) -> None:
     """Insert one pending experience_axes row per axis text of a resolved entry (inside the caller's transaction)."""
     con.execute(sql.query("delete_experience_axes"), {"ghap_id": entry["id"]})
-    con.execute(sql.query("delete_pending_experience_axes"), {"ghap_id": entry["id"]})
+    con.execute(sql.query("delete_recent_experience_axes"), {"ghap_id": entry["id"]})
     for axis, text in axis_texts(entry).items():
         con.execute(sql.query("insert_experience_axis"),
                     {"ghap_id": entry["id"], "axis": axis, "text": text, "terms": keywords.terms(text), "now": now})
@@ -239,8 +243,10 @@ def embed_pending(store: Store, embedder, rows: Sequence[tuple[str, str, str]] |
     with store.write() as con:
         con.register("new_experience_axes", table)
         filled = con.execute(sql.query("fill_axis_embeddings")).fetchall()
-        con.execute(sql.query("clear_filled_axes"))
         con.unregister("new_experience_axes")
+        if con.execute(sql.query("recent_embedded_count")).fetchone()[0] >= FOLD_ROWS:
+            con.execute(sql.query("fold_recent_axes"))
+            con.execute(sql.query("clear_folded_axes"))
     return len(filled)
 
 
@@ -260,8 +266,7 @@ def reembed_experiences(store: Store, embedder) -> int:
     with store.write() as con:
         con.register("new_experience_axes", table)
         con.execute(sql.query("replace_axis_embeddings"))
-        con.execute(sql.query("fill_axis_embeddings"))
-        con.execute(sql.query("clear_filled_axes"))
+        con.execute(sql.query("replace_recent_axis_embeddings"))
         con.unregister("new_experience_axes")
     return len(rows)
 

@@ -261,7 +261,7 @@ def _resolve(con, entry_id: str, now: datetime, status: str, result: str, surpri
         "lesson_what_worked": lesson["what_worked"] if lesson else None,
         "lesson_takeaway": lesson.get("takeaway") if lesson else None,
     }
-    cursor = con.execute(sql.query("ghap_entry"), {"id": entry_id})
+    cursor = con.execute(sql.query("active_ghap_entry"), {"id": entry_id})
     names = [column[0] for column in cursor.description]
     entry = dict(zip(names, cursor.fetchone()))
     entry.update({"outcome_status": status, "outcome_result": result, "captured_at": now,

@@ -44,7 +44,7 @@ FROM ghap_resolved;
 -- One row per resolved entry per axis (full, strategy, surprise, root_cause): the text embedded, its BM25
 -- terms, and its vector (NULL while pending).
 CREATE OR REPLACE VIEW experience_axes AS
-SELECT ghap_id, axis, text, terms, NULL::FLOAT[384] AS embedding, created_at FROM experience_axes_pending
+SELECT ghap_id, axis, text, terms, embedding, created_at FROM experience_axes_recent
 UNION ALL
 SELECT ghap_id, axis, text, terms, embedding, created_at FROM experience_axes_embedded;
 
@@ -55,5 +55,5 @@ SELECT e.id, e.session_id, e.domain, e.strategy, e.goal, e.hypothesis, e.action,
        e.lesson_what_worked, e.lesson_takeaway, e.confidence_tier, e.created_at, e.captured_at AS resolved_at,
        coalesce(p.pending, 0) AS pending_axes
 FROM ghap_resolved e
-LEFT JOIN (SELECT ghap_id, count(*) AS pending FROM experience_axes_pending GROUP BY ghap_id) p
+LEFT JOIN (SELECT ghap_id, count(*) AS pending FROM experience_axes_recent WHERE embedding IS NULL GROUP BY ghap_id) p
        ON p.ghap_id = e.id;

@@ -257,6 +257,28 @@ def test_racing_embedders_fill_each_pending_row_once(hashed_lm):
     assert hashed_lm.sql("SELECT sum(pending_axes) FROM experiences").fetchone()[0] == 0
 
 
+def test_embedded_axes_move_to_the_big_table_in_bulk_and_pending_ones_stay(hashed_lm, monkeypatch):
+    monkeypatch.setattr(experiences, "FOLD_ROWS", 6)
+    store, hashing = hashed_lm.store, HashingEmbedder()
+    falsified = dict(AUTH, status="falsified", result="Still timing out after the change",
+                     surprise="The requests never reached the network", root_cause={
+                         "category": "wrong-assumption", "description": "DNS lookups hung on a dead resolver"})
+    ids = [resolve(store, hashing, **falsified)]  # 4 embedded rows: below the fold
+    ids.append(resolve(store, FailingEmbedder(), **falsified))  # 4 pending rows
+    counts = "SELECT (SELECT count(*) FROM experience_axes_recent), (SELECT count(*) FROM experience_axes_embedded)"
+    assert hashed_lm.sql(counts).fetchone() == (8, 0)
+    ids.append(resolve(store, hashing, **falsified))  # embeds the 8 pending: 12 embedded >= 6, they move
+    assert hashed_lm.sql(counts).fetchone() == (0, 12)
+    ids.append(resolve(store, hashing, **falsified))
+    assert hashed_lm.sql(counts).fetchone() == (4, 12)
+    rows = hashed_lm.sql("SELECT ghap_id, axis, embedding IS NULL FROM experience_axes").fetchall()
+    assert sorted(rows) == sorted((ghap_id, axis, False) for ghap_id in ids
+                                  for axis in ("full", "strategy", "surprise", "root_cause"))
+    hits = search_experiences(ExperienceIndex(store, 384), store, hashing, "DNS lookups hung on a dead resolver",
+                              axis="root_cause", limit=10)
+    assert {hit.ghap_id for hit in hits} == set(ids)
+
+
 def test_reembed_experiences_embeds_every_axis_again(hashed_lm, embedder):
     store = hashed_lm.store
     resolve(store, HashingEmbedder(), **AUTH, status="confirmed", result="No auth failures in 200 logins")

@@ -1336,4 +1336,4 @@ def test_a_file_from_before_the_active_table_keeps_its_entries(db_path):
     assert lm.sql("SELECT notes, outcome_status FROM ghap_entries WHERE id = ?", [resolved.id]).fetchone() == (
         ["a note", "after the upgrade"], "confirmed")
     assert lm.sql("SELECT count(*) FROM ghap_active").fetchone() == (0,)
-    assert lm.sql("SELECT count(*) FROM experience_axes_pending").fetchone() == (0,)  # the resolve embedded all
+    assert lm.sql("SELECT count(*) FROM experience_axes WHERE embedding IS NULL").fetchone() == (0,)  # all embedded

@@ -51,7 +51,7 @@ EXPECTED_SCHEMA = {
                      "confidence_tier"],
     "experience_axes": ["ghap_id", "axis", "text", "terms", "embedding", "created_at"],
     "experience_axes_embedded": ["ghap_id", "axis", "text", "terms", "embedding", "created_at"],
-    "experience_axes_pending": ["ghap_id", "axis", "text", "terms", "created_at"],
+    "experience_axes_recent": ["ghap_id", "axis", "text", "terms", "embedding", "created_at"],
     "experiences": ["id", "session_id", "domain", "strategy", "goal", "hypothesis", "action", "prediction",
                     "iteration_count", "outcome_status", "outcome_result", "surprise", "root_cause_category",
                     "root_cause_description", "lesson_what_worked", "lesson_takeaway", "confidence_tier",

@@ -1,12 +1,14 @@
 -- Rows that change move out of the big tables into small ones.
 -- DuckDB rewrites a table's changed row group when it checkpoints (at every
 -- close), so each start/update of the one active GHAP row rewrote every entry
--- (20+ ms per call at 10,000 entries), and filling the 4 vectors of a resolved
--- entry rewrote every vector of the file (~45 ms at 27,000 axes).
+-- (20+ ms per call at 10,000 entries); and each small append rewrites the
+-- table's trailing row group, which for the 384-float vectors of experience
+-- axes costs up to ~70 ms (it grows to ~2,000 rows before a new one starts).
 -- Now `ghap_active` (at most one row) takes the updates and `ghap_resolved`
--- only receives appends; pending axes wait in `experience_axes_pending` and move
--- to `experience_axes_embedded` with their vector. The views `ghap_entries` and
--- `experience_axes` (views.sql) show both halves, as the tables of those names did.
+-- only receives appends; new axes go to the small `experience_axes_recent`
+-- (pending until embedded there) and move to `experience_axes_embedded` in
+-- bulk (experiences.py). The views `ghap_entries` and `experience_axes`
+-- (views.sql) show both halves, as the tables of those names did.
 
 CREATE TABLE ghap_active (
     id              VARCHAR NOT NULL,  -- ghap_YYYYMMDD_HHMMSS_xxxxxx
@@ -60,16 +62,18 @@ FROM ghap_entries WHERE active;
 
 INSERT INTO ghap_resolved BY NAME SELECT * EXCLUDE (active) FROM ghap_entries WHERE NOT active ORDER BY captured_at, id;
 
--- An experience axis waiting for its embedding (the model failed, or has not run yet).
-CREATE TABLE experience_axes_pending (
+-- New experience axes: pending (NULL embedding) until embedded here; moved to
+-- experience_axes_embedded when enough have gathered (experiences.FOLD_ROWS).
+CREATE TABLE experience_axes_recent (
     ghap_id    VARCHAR NOT NULL,
     axis       VARCHAR NOT NULL,
     text       VARCHAR NOT NULL,
     terms      VARCHAR[] NOT NULL,
+    embedding  FLOAT[384],
     created_at TIMESTAMP NOT NULL
 );
 
--- An embedded experience axis: appended once (a re-embedding rewrites them all).
+-- Embedded experience axes, appended in bulk (a re-embedding rewrites them all).
 CREATE TABLE experience_axes_embedded (
     ghap_id    VARCHAR NOT NULL,
     axis       VARCHAR NOT NULL,
@@ -79,7 +83,7 @@ CREATE TABLE experience_axes_embedded (
     created_at TIMESTAMP NOT NULL
 );
 
-INSERT INTO experience_axes_pending BY NAME SELECT * EXCLUDE (embedding) FROM experience_axes WHERE embedding IS NULL;
+INSERT INTO experience_axes_recent BY NAME SELECT * FROM experience_axes WHERE embedding IS NULL;
 
 INSERT INTO experience_axes_embedded BY NAME SELECT * FROM experience_axes WHERE embedding IS NOT NULL
 ORDER BY created_at, ghap_id, axis;

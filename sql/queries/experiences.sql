@@ -2,43 +2,61 @@
 -- A resolved entry's axes are written once; clearing first makes a repeated call harmless.
 DELETE FROM experience_axes_embedded WHERE ghap_id = $ghap_id;
 
--- name: delete_pending_experience_axes
-DELETE FROM experience_axes_pending WHERE ghap_id = $ghap_id;
+-- name: delete_recent_experience_axes
+DELETE FROM experience_axes_recent WHERE ghap_id = $ghap_id;
 
 -- name: insert_experience_axis
--- Pending until embed_pending moves it to experience_axes_embedded with its vector, after the commit.
-INSERT INTO experience_axes_pending (ghap_id, axis, text, terms, created_at)
-VALUES ($ghap_id, $axis, $text, $terms::VARCHAR[], $now);
+-- Pending (NULL embedding) until embed_pending fills it, after the commit.
+INSERT INTO experience_axes_recent (ghap_id, axis, text, terms, embedding, created_at)
+VALUES ($ghap_id, $axis, $text, $terms::VARCHAR[], NULL, $now);
 
 -- name: pending_experience_axes
-SELECT ghap_id, axis, text FROM experience_axes_pending ORDER BY created_at, ghap_id, axis;
+SELECT ghap_id, axis, text FROM experience_axes_recent WHERE embedding IS NULL ORDER BY created_at, ghap_id, axis;
 
 -- name: all_experience_axes
 SELECT ghap_id, axis, text FROM experience_axes ORDER BY created_at, ghap_id, axis;
 
 -- name: fill_axis_embeddings
 -- new_experience_axes is an Arrow table (ghap_id, axis, text, embedding) the caller registers.
--- Only rows still pending, with the text that was embedded, move: a racing process moves each once
--- (clear_filled_axes then removes them from the pending table, in the same transaction).
-INSERT INTO experience_axes_embedded (ghap_id, axis, text, terms, embedding, created_at)
-SELECT p.ghap_id, p.axis, p.text, p.terms, n.embedding, p.created_at
-FROM experience_axes_pending p
-JOIN new_experience_axes n ON n.ghap_id = p.ghap_id AND n.axis = p.axis AND n.text = p.text
-RETURNING ghap_id;
+-- Only rows still pending, with the text that was embedded, are filled: a racing process fills each once.
+UPDATE experience_axes_recent
+SET embedding = new_experience_axes.embedding
+FROM new_experience_axes
+WHERE experience_axes_recent.ghap_id = new_experience_axes.ghap_id
+  AND experience_axes_recent.axis = new_experience_axes.axis
+  AND experience_axes_recent.text = new_experience_axes.text
+  AND experience_axes_recent.embedding IS NULL
+RETURNING experience_axes_recent.ghap_id;
 
--- name: clear_filled_axes
-DELETE FROM experience_axes_pending p
-USING new_experience_axes n
-WHERE n.ghap_id = p.ghap_id AND n.axis = p.axis AND n.text = p.text;
+-- name: recent_embedded_count
+SELECT count(*) FROM experience_axes_recent WHERE embedding IS NOT NULL;
+
+-- name: fold_recent_axes
+-- The embedded recent axes move to the big table in one append (clear_folded_axes removes them here).
+INSERT INTO experience_axes_embedded (ghap_id, axis, text, terms, embedding, created_at)
+SELECT ghap_id, axis, text, terms, embedding, created_at FROM experience_axes_recent
+WHERE embedding IS NOT NULL
+ORDER BY created_at, ghap_id, axis;
+
+-- name: clear_folded_axes
+DELETE FROM experience_axes_recent WHERE embedding IS NOT NULL;
 
 -- name: replace_axis_embeddings
--- reembed: every embedded row gets the new model's vector (fill_axis_embeddings moves the pending ones).
+-- reembed: every embedded row gets the new model's vector (replace_recent_axis_embeddings does the recent ones).
 UPDATE experience_axes_embedded
 SET embedding = new_experience_axes.embedding
 FROM new_experience_axes
 WHERE experience_axes_embedded.ghap_id = new_experience_axes.ghap_id
   AND experience_axes_embedded.axis = new_experience_axes.axis
   AND experience_axes_embedded.text = new_experience_axes.text;
+
+-- name: replace_recent_axis_embeddings
+UPDATE experience_axes_recent
+SET embedding = new_experience_axes.embedding
+FROM new_experience_axes
+WHERE experience_axes_recent.ghap_id = new_experience_axes.ghap_id
+  AND experience_axes_recent.axis = new_experience_axes.axis
+  AND experience_axes_recent.text = new_experience_axes.text;
 
 -- name: experience_axis_stats
 -- Changes whenever axes are added, embedded or re-embedded: the search snapshot reloads then.

@@ -55,9 +55,9 @@ DELETE FROM ghap_active WHERE id = $id;
 -- name: adopt_ghap
 UPDATE ghap_active SET session_id = $session_id, updated_at = $now WHERE id = $id;
 
--- name: ghap_entry
--- One entry, every column (the persistence step reads the resolved entry back).
-SELECT * FROM ghap_entries WHERE id = $id;
+-- name: active_ghap_entry
+-- The active entry, every column: resolving it reads it whole (the outcome columns come from the caller).
+SELECT * FROM ghap_active WHERE id = $id;
 
 -- name: list_ghap_entries
 SELECT id, domain, strategy, goal, outcome_status, confidence_tier, created_at, captured_at
