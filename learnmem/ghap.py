@@ -182,13 +182,14 @@ def update_ghap(store: Store, hypothesis: str | None = None, action: str | None 
         if active is None:
             raise NotFoundError("no active GHAP entry to update: start one with start_ghap")
         revised = {name: triple.get(name, active[name]) for name in ("hypothesis", "action", "prediction")}
+        count = active["iteration_count"]
         if any(revised[name] != active[name] for name in revised):
             con.execute(sql.query("revise_ghap"), {"id": active["id"], "now": now, **revised})
+            count += 1  # what revise_ghap stored: nothing else writes while this transaction holds the lock
         if strategy is not None and strategy != active["strategy"]:
             con.execute(sql.query("set_ghap_strategy"), {"id": active["id"], "now": now, "strategy": strategy})
         if note is not None:
             con.execute(sql.query("add_ghap_note"), {"id": active["id"], "now": now, "note": note})
-        count = con.execute(sql.query("active_ghap")).fetchone()[_ACTIVE_COLUMNS.index("iteration_count")]
     return UpdateResult(success=True, iteration_count=count)
 
 

@@ -244,12 +244,11 @@ class Store:
 
     @contextmanager
     def _writer(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        """A read-write connection under both locks, its WAL checkpointed."""
+        """A read-write connection under both locks. A WAL left by a crashed writer is replayed when the file
+        is attached and folded into it when it is detached, with this operation's changes."""
         with self._process_lock, self._writer_lock():
             con = self._connect(read_only=False)
             try:
-                # A WAL left by a crashed writer is replayed at open; fold it into the file now.
-                con.execute(sql.query("checkpoint"))
                 yield con
             finally:
                 self._disconnect(con)

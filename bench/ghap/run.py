@@ -430,8 +430,8 @@ def profile_cli(db: Path) -> dict:
 class HeldStore:
     """A stand-in for learnmem.store.Store that hands out ONE read-write connection for a whole burst.
 
-    Entering it takes what a library writer takes (the process lock and `<file>.lock`), connects once and
-    checkpoints; each write() is a transaction on that connection (BEGIN ... COMMIT / ROLLBACK), each
+    Entering it takes what a library writer takes (the process lock and `<file>.lock`) and attaches the file
+    once; each write() is a transaction on that connection (BEGIN ... COMMIT / ROLLBACK), each
     read() uses it as is. ghap.py's functions run unchanged on it: same validation, same named queries.
     """
 
@@ -445,9 +445,6 @@ class HeldStore:
         self._locks[0].acquire()
         self._locks[1].acquire()
         self.con = self.store._connect(read_only=False)
-        from learnmem import sql
-
-        self.con.execute(sql.query("checkpoint"))
         return self
 
     def __exit__(self, *exc_info):
@@ -544,8 +541,8 @@ class Contender:
 def duckdb_floor(db: Path, reps: int) -> dict:
     """What one call's file access costs with DuckDB alone, opened two ways: `duckdb.connect` per call (a new
     DuckDB instance each time: what store.py did before) and ATTACH/DETACH on one in-memory instance (what it
-    does now). A read is open + SELECT of the active entry + close; a write is open + CHECKPOINT + a one-row
-    UPDATE of ghap_active (as update_ghap's note) + close (the close checkpoints the WAL into the file)."""
+    does now). A read is open + SELECT of the active entry + close; a write is open + a one-row UPDATE of
+    ghap_active (as update_ghap's note) + close (the close checkpoints the WAL into the file)."""
     import duckdb
 
     setup = learnmem.open(db)
@@ -572,7 +569,7 @@ def duckdb_floor(db: Path, reps: int) -> dict:
     out: dict = {}
     for way in ("connect", "attach"):
         parts: dict[str, list[float]] = {k: [] for k in ("ro_connect", "ro_query", "ro_close", "rw_connect",
-                                                         "rw_checkpoint", "rw_update", "rw_close")}
+                                                         "rw_update", "rw_close")}
         for _ in range(reps):
             t0 = time.perf_counter()
             con, close = opener(way, True)
@@ -587,19 +584,16 @@ def duckdb_floor(db: Path, reps: int) -> dict:
             t0 = time.perf_counter()
             con, close = opener(way, False)
             t1 = time.perf_counter()
-            con.execute("CHECKPOINT")
-            t2 = time.perf_counter()
             con.execute("UPDATE ghap_active SET notes = list_append(notes, 'floor')")
-            t3 = time.perf_counter()
+            t2 = time.perf_counter()
             close()
-            t4 = time.perf_counter()
-            for key, value in zip(("rw_connect", "rw_checkpoint", "rw_update", "rw_close"),
-                                  (t1 - t0, t2 - t1, t3 - t2, t4 - t3)):
+            t3 = time.perf_counter()
+            for key, value in zip(("rw_connect", "rw_update", "rw_close"), (t1 - t0, t2 - t1, t3 - t2)):
                 parts[key].append(value)
         way_out = {key: stats(values) for key, values in parts.items()}
         way_out["ro_total"] = stats([sum(x) for x in zip(*(parts[k] for k in ("ro_connect", "ro_query", "ro_close")))])
-        way_out["rw_total"] = stats([sum(x) for x in zip(*(parts[k] for k in ("rw_connect", "rw_checkpoint",
-                                                                                "rw_update", "rw_close")))])
+        way_out["rw_total"] = stats([sum(x) for x in zip(*(parts[k] for k in ("rw_connect", "rw_update",
+                                                                                "rw_close")))])
         log(f"duckdb floor ({way}): read {way_out['ro_total']['p50_ms']:.1f} ms, "
             f"write {way_out['rw_total']['p50_ms']:.1f} ms at the median")
         out[way] = way_out
@@ -934,7 +928,7 @@ def report(info: dict, cfg: dict, r: dict) -> str:
               "9 x (update, get_active), the updates alternating new iterations and notes. **per call** is the "
               "library (each call opens, commits and closes the file). **held** runs ghap.py's own functions "
               "unchanged over a store shim (bench/ghap/run.py `HeldStore`) that takes the process lock and "
-              "`<file>.lock` as a library writer does, connects read-write ONCE, checkpoints, and runs each "
+              "`<file>.lock` as a library writer does, attaches the file read-write ONCE and runs each "
               "call as its own transaction (BEGIN/COMMIT) on that connection; same validation, same named "
               f"queries (sql/queries/ghap.sql). {b['bursts']} bursts each, the entry abandoned after each (untimed).", "",
               "| | per call (library) | held connection |", "|---|---|---|",
@@ -942,7 +936,7 @@ def report(info: dict, cfg: dict, r: dict) -> str:
               f"| any call in a burst p50 / p95 | {fmt(b['per_call']['all_calls'])} | {fmt(b['held']['all_calls'])} |"]
     for name in b["held"]["per_call"]:
         lines.append(f"| {name} p50 / p95 | {fmt(b['per_call']['per_call'][name])} | {fmt(b['held']['per_call'][name])} |")
-    lines += [f"| connect + checkpoint (held only) | - | {fmt(b['held']['connect'])} |", "",
+    lines += [f"| attach (held only) | - | {fmt(b['held']['connect'])} |", "",
               f"**The floor of one call per open**, DuckDB alone on the same {m['n']:,}-entry file "
               f"({b['floor']['attach']['ro_total']['n']} repetitions each, p50 / p95), the file opened by "
               "`duckdb.connect` (a new DuckDB instance per call: what store.py did before) or ATTACHed to one "
@@ -950,7 +944,7 @@ def report(info: dict, cfg: dict, r: dict) -> str:
               "| step | duckdb.connect per call | ATTACH / DETACH |", "|---|---|---|"]
     floor_rows = (("read: open", "ro_connect"), ("read: SELECT the active entry", "ro_query"),
                   ("read: close", "ro_close"), ("**read total**", "ro_total"), ("write: open", "rw_connect"),
-                  ("write: CHECKPOINT", "rw_checkpoint"), ("write: one-row UPDATE of ghap_active", "rw_update"),
+                  ("write: one-row UPDATE of ghap_active", "rw_update"),
                   ("write: close (checkpoints the WAL into the file)", "rw_close"), ("**write total**", "rw_total"))
     for label, key in floor_rows:
         lines.append(f"| {label} | {fmt(b['floor']['connect'][key])} | {fmt(b['floor']['attach'][key])} |")
@@ -1018,7 +1012,7 @@ def explain(r: dict) -> list[str]:
     return [
         "What the numbers come from (p50s; details in the sections below):", "",
         f"- **start/update** ({w['start']['p50_ms']:.0f} / {w['update']['p50_ms']:.0f} ms): DuckDB alone needs "
-        f"{fl['rw_total']['p50_ms']:.0f} ms to attach this file read-write, checkpoint, update the one row of "
+        f"{fl['rw_total']['p50_ms']:.0f} ms to attach this file read-write, update the one row of "
         f"ghap_active and detach (the detach checkpoints the WAL: {fl['rw_close']['p50_ms']:.0f} ms; with a new "
         f"DuckDB instance per call, as before, {connect_floor['rw_total']['p50_ms']:.0f} ms); the library adds its "
         f"transaction and two to four queries. On a connection held for a burst the same calls take "

@@ -18,9 +18,6 @@ SELECT key, value FROM meta;
 -- name: set_meta
 INSERT OR REPLACE INTO meta (key, value) VALUES ($key, $value);
 
--- name: checkpoint
-CHECKPOINT;
-
 -- name: table_counts
 SELECT 'memories' AS table_name, count(*) AS row_count FROM memories
 UNION ALL SELECT 'code_files', count(*) FROM code_files
