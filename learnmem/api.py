@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 import duckdb
 
-from learnmem import experiences, ghap, ghap_io, memories, sql
+from learnmem import experiences, ghap, ghap_io, learning, memories, sql
 from learnmem.code import code_search, graph, indexer
 from learnmem.code.code_search import CodeHit
 from learnmem.code.graph import CallEdge
@@ -27,6 +27,7 @@ from learnmem.git.records import (
     BlameEntry, CodeAuthor, CommitHit, CommitIndexResult, FileHistoryEntry, Hotspot, UnitChange,
 )
 from learnmem.ghap_io import ImportResult
+from learnmem.learning_records import ClusterRun, StoredValue, Value, ValueCheck
 from learnmem.ghap_records import (
     ActiveGhap, Experience, GhapSummary, ResolveResult, SessionEnd, StartResult, UpdateResult,
 )
@@ -297,6 +298,33 @@ class Learnmem:
         return experiences.search_experiences(self._experience_index, self.store, self.embedder, query, axis,
                                               domain, outcome, limit)
 
+    # -- learning --------------------------------------------------------------
+
+    def get_clusters(self, axis: str) -> ClusterRun:
+        """Cluster the experiences of `axis` (full, strategy, surprise, root_cause) now and store the run;
+        clusters largest first. Fewer than 20 experiences on the axis: InsufficientDataError."""
+        return learning.get_clusters(self.store, None if self.store.read_only else self._embedder_factory, axis)
+
+    def get_cluster_members(self, cluster_id: str, limit: int = 50) -> list[Experience]:
+        """The experiences of a cluster (e.g. 'surprise-3') of its axis's latest run, most central first."""
+        return learning.get_cluster_members(self._experience_index, self.store, cluster_id, limit)
+
+    def validate_value(self, text: str, cluster_id: str) -> ValueCheck:
+        """Whether `text` is grounded in the cluster (nearest centroid, within the threshold), with the numbers."""
+        return learning.validate_value(self.store, self.embedder, text, cluster_id)
+
+    def store_value(self, text: str, cluster_id: str, axis: str) -> StoredValue:
+        """Validate `text` again and store it as a value of the cluster; an invalid value is refused."""
+        return learning.store_value(self.store, self.embedder, text, cluster_id, axis)
+
+    def list_values(self, axis: str | None = None, limit: int = 20) -> list[Value]:
+        """Stored values by cluster size, then newest first; dissolved ones carry `dissolved_at`."""
+        return learning.list_values(self.store, axis, limit)
+
+    def search_values(self, query: str, axis: str | None = None, limit: int = 5) -> list[Value]:
+        """Values matching `query` (hybrid), best first; empty query -> []."""
+        return learning.search_values(self.store, self.embedder, query, axis, limit)
+
     def export_ghap(self, path_or_stream: str | os.PathLike | TextIO, include_active: bool = False) -> int:
         """Write the entries as JSON lines (GHAP.md's entry format), oldest first, to a path or text stream;
         the active entry too when `include_active`. Returns the number written."""
@@ -328,6 +356,11 @@ class Learnmem:
             embedding_dim=int(meta.get("embedding_dim", 0)),
             counts=counts,
         )
+
+    def snapshot(self) -> duckdb.DuckDBPyConnection:
+        """An in-memory copy of the whole file (every table and view) as a DuckDB connection; the file itself
+        is released at once, so a long notebook session never keeps an agent from writing."""
+        return self.store.copy_to_memory()
 
     def sql(self, query: str, params: Mapping[str, Any] | Sequence[Any] | None = None) -> duckdb.DuckDBPyRelation:
         """Run a read-only query; the result is a DuckDB relation (`.df()`, `.arrow()`, `.fetchall()`).

@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from learnmem import cli_ghap, cli_git
+from learnmem import cli_ghap, cli_git, cli_learning
 
 PROG = "learnmem"
 
@@ -348,6 +348,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
     "callees": (cmd_callees, "show the calls a function makes"),
     "git": (cli_git.run, "git history: index, search, history, hotspots, authors, blame, unit-history"),
     "ghap": (cli_ghap.run, "GHAP tracking: start, update, resolve, abandon, status, list, search, export, import"),
+    **cli_learning.COMMANDS,
 }
 
 
@@ -405,6 +406,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cli_git.add_commands(commands["git"], common, _Parser)
     cli_ghap.add_commands(commands["ghap"], common, _Parser)
+    cli_learning.add_arguments(commands, common, _Parser)
     commands["sql"].add_argument("query", metavar="QUERY", help="a read-only query, e.g. SELECT ... FROM memories")
     return parser
 

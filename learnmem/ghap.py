@@ -242,7 +242,7 @@ def resolve_ghap(store: Store, embedder, status: str, result: str, surprise: str
         from learnmem import experiences
 
         pending = experiences.pending_axes(con)  # read here, it saves the embedding step a file open
-    _embed_quietly(store, embedder, pending)
+    embed_pending_quietly(store, embedder, pending)
     return ResolveResult(id=active["id"], status=status, confidence_tier=tier, resolved_at=iso(now))
 
 
@@ -282,7 +282,7 @@ def _resolve(con, entry_id: str, now: datetime, status: str, result: str, surpri
     return tier
 
 
-def _embed_quietly(store: Store, embedder, pending: list[tuple[str, str, str]] | None = None) -> None:
+def embed_pending_quietly(store: Store, embedder, pending: list[tuple[str, str, str]] | None = None) -> None:
     """Embed pending axes (`pending`, or those the file holds); a failure leaves them pending for the next
     resolve, search or reembed."""
     if embedder is None:
@@ -290,6 +290,11 @@ def _embed_quietly(store: Store, embedder, pending: list[tuple[str, str, str]] |
     from learnmem import experiences
 
     try:
+        if pending is None:
+            with store.read() as con:
+                pending = experiences.pending_axes(con)
+        if not pending:
+            return
         if not hasattr(embedder, "embed"):  # a factory: the model loads only now, after the commit
             embedder = embedder()
         experiences.embed_pending(store, embedder, pending)
@@ -359,5 +364,5 @@ def abandon_orphan(store: Store, embedder, reason: str) -> ResolveResult:
         if orphan is None:
             raise NotFoundError("no orphaned GHAP entry: the active entry (if any) belongs to this session")
         tier = _resolve(con, orphan["id"], now, "abandoned", reason)
-    _embed_quietly(store, embedder)
+    embed_pending_quietly(store, embedder)
     return ResolveResult(id=orphan["id"], status="abandoned", confidence_tier=tier, resolved_at=iso(now))

@@ -504,6 +504,6 @@ def import_entries(store: Store, source: str | os.PathLike, embedder=None) -> Im
                 if not row["active"]:
                     experiences.record_axes(con, row, now)
     if any(not row["active"] for row in fresh):
-        ghap._embed_quietly(store, embedder)  # the same after-commit policy as a resolve
+        ghap.embed_pending_quietly(store, embedder)  # the same after-commit policy as a resolve
     return ImportResult(imported=len(fresh), skipped_duplicates=skipped, errors=tuple(errors),
                         warnings=tuple(warnings))

@@ -220,6 +220,19 @@ class Store:
             finally:
                 self._disconnect(con)
 
+    def copy_to_memory(self) -> duckdb.DuckDBPyConnection:
+        """A new in-memory DuckDB holding a copy of every table and view of the file, which is released
+        before this returns: a notebook can take its time without keeping writers out."""
+        copy = duckdb.connect(":memory:", config=_CONFIG)
+        with self._process_lock:
+            copy.execute(sql.query("attach_file").format(path=_quote(str(self.path)), alias=self._alias,
+                                                         mode="(READ_ONLY)"))
+            try:
+                copy.execute(sql.query("copy_database").format(alias=self._alias))
+            finally:
+                copy.execute(sql.query("detach_file").format(alias=self._alias))
+        return copy
+
     def run_query(self, query: str, params: Any = None) -> pa.Table:
         """Run a caller's read-only SQL and fetch the rows; DuckDB's complaints become ValidationError."""
         with self.read() as con:

@@ -57,3 +57,23 @@ SELECT e.id, e.session_id, e.domain, e.strategy, e.goal, e.hypothesis, e.action,
 FROM ghap_resolved e
 LEFT JOIN (SELECT ghap_id, count(*) AS pending FROM experience_axes_recent WHERE embedding IS NULL GROUP BY ghap_id) p
        ON p.ghap_id = e.id;
+
+-- The newest clustering run of each axis.
+CREATE OR REPLACE VIEW latest_cluster_runs AS
+SELECT axis, arg_max(id, created_at) AS run_id, max(created_at) AS created_at FROM cluster_runs GROUP BY axis;
+
+-- The clusters of each axis's newest run, largest first (the centroid left out: see the clusters table).
+CREATE OR REPLACE VIEW current_clusters AS
+SELECT c.axis, c.cluster_id, c.label, c.size, c.avg_weight, c.mean_distance, c.sd_distance, c.threshold_distance,
+       c.run_id, r.created_at AS clustered_at
+FROM clusters c JOIN latest_cluster_runs r ON r.run_id = c.run_id
+ORDER BY c.axis, c.size DESC, c.cluster_id;
+
+-- Every experience of each axis's newest run with its cluster (NULL = noise) and the entry it comes from.
+CREATE OR REPLACE VIEW current_cluster_members AS
+SELECT m.axis, m.cluster_id, m.ghap_id, m.weight, m.distance, e.domain, e.strategy, e.goal, e.outcome_status,
+       e.surprise, e.root_cause_category, e.root_cause_description, e.lesson_what_worked, e.confidence_tier,
+       e.created_at
+FROM cluster_members m
+JOIN latest_cluster_runs r ON r.run_id = m.run_id
+JOIN ghap_resolved e ON e.id = m.ghap_id;

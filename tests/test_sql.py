@@ -35,7 +35,7 @@ def test_every_named_query_prepares_on_a_migrated_file(hashed_lm):
     con.register("new_memories", pa.Table.from_batches([], empty.schema))
     con.register("new_vectors", pa.Table.from_batches([], empty.select(["id", "embedding", "passages"]).schema))
     for table in ("code_files", "code_units", "code_imports", "call_sites", "calls", "git_repos", "commits",
-                  "commit_files", "experience_axes", "ghap_entries"):
+                  "commit_files", "experience_axes", "ghap_entries", "clusters", "cluster_members"):
         shape = con.execute(f"SELECT * FROM {table} LIMIT 0").to_arrow_table().schema
         con.register(f"new_{table}", pa.Table.from_batches([], shape))
     failures = {}
@@ -58,7 +58,7 @@ def test_every_named_query_prepares_on_a_migrated_file(hashed_lm):
     assert failures == {}
 
 
-ATTACHING = ("attach_file", "use_database", "detach_file")
+ATTACHING = ("attach_file", "use_database", "detach_file", "copy_database")
 
 
 def test_attach_queries_attach_use_and_detach_a_file(hashed_lm):
@@ -67,6 +67,11 @@ def test_attach_queries_attach_use_and_detach_a_file(hashed_lm):
     host.execute(sql.query("attach_file").format(path=f"'{hashed_lm.path}'", alias="scratch", mode="(READ_ONLY)"))
     host.execute(sql.query("use_database").format(alias="scratch"))
     assert host.execute("SELECT count(*) FROM memories").fetchone()[0] >= 0
+    copy = duckdb.connect(":memory:")  # copy_database: what Store.copy_to_memory runs on the attached file
+    copy.execute(sql.query("attach_file").format(path=f"'{hashed_lm.path}'", alias="scratch2", mode="(READ_ONLY)"))
+    copy.execute(sql.query("copy_database").format(alias="scratch2"))
+    copy.execute(sql.query("detach_file").format(alias="scratch2"))
+    assert copy.execute("SELECT count(*) FROM memories").fetchone() == (0,)
     host.execute(sql.query("detach_file").format(alias="scratch"))
     assert "scratch" not in {name for (name,) in host.execute("SELECT database_name FROM duckdb_databases()").fetchall()}
     duckdb.connect(str(hashed_lm.path)).close()  # released: a read-write open succeeds

@@ -42,3 +42,7 @@ USE {alias};
 -- A database cannot detach while it is the connection's default: switch back first.
 USE memory;
 DETACH {alias};
+
+-- name: copy_database
+-- Every table and view of the attached file into the connection's in-memory database.
+COPY FROM DATABASE {alias} TO memory;

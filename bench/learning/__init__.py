@@ -1,0 +1,1 @@
+"""Learning benchmarks (see bench.learning.run)."""

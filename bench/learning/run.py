@@ -1,0 +1,283 @@
+"""Learning benchmarks: how well clustering recovers the planted themes, whether the value ritual works,
+and how fast clustering and values are.
+
+    python -m bench.learning [--out bench/learning/RESULTS.md] [--quick]
+
+1. Quality: tests/data/experiences.jsonl (planted themes, bench/learning/themes.py) imported with the real
+   model; per axis, a grid of clustering parameters (principal components kept, min_cluster_size,
+   min_samples) scored against the themes: adjusted Rand index (noise as one more label), purity of the
+   clustered points, and coverage (share of themed experiences that land in a cluster).
+2. The value ritual with the library's defaults: for every theme and axis, the theme's cluster (the one
+   holding most of its experiences) must accept the theme's faithful summary (themes.VALUES) and refuse
+   the other themes' summaries and unrelated statements (themes.UNRELATED).
+3. Speed: get_clusters on 1,000 and 10,000 experiences (the bench.ghap corpus), validate_value and
+   list_values, warm.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import sys
+import time
+from dataclasses import replace
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+import learnmem
+from bench.learning import themes
+from learnmem import learning
+from learnmem.embed import load_embedder
+from learnmem.vectors import to_matrix
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "bench" / "out" / "learning"
+GHAP_CORPUS = ROOT / "bench" / "out" / "ghap" / "corpus"
+AXES = ("full", "strategy", "surprise", "root_cause")
+GRID_DIMS = (8, 16, 32, 384)
+GRID_SIZES = ((4, 2), (5, 3), (5, 5), (8, 3), (8, 5))
+
+
+def log(message: str) -> None:
+    print(f"[bench.learning {datetime.now():%H:%M:%S}] {message}", file=sys.stderr, flush=True)
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+
+
+def corpus_file(embedder) -> Path:
+    path = OUT / "corpus.duckdb"
+    for stale in (path, Path(str(path) + ".wal")):
+        stale.unlink(missing_ok=True)
+    OUT.mkdir(parents=True, exist_ok=True)
+    lm = learnmem.open(path, embedder=embedder)
+    result = lm.import_ghap(themes.CORPUS)
+    assert not result.errors, result.errors
+    return path
+
+
+def axis_data(lm, axis: str, truth: dict[str, str]) -> tuple[np.ndarray, list[str], list[str]]:
+    rows = lm.sql("SELECT ghap_id, embedding FROM experience_axes WHERE axis = ? AND embedding IS NOT NULL "
+                  "ORDER BY ghap_id", [axis]).arrow()
+    ids = rows.column("ghap_id").to_pylist()
+    return to_matrix(rows.column("embedding"), 384), ids, [truth[i] for i in ids]
+
+
+def quality(lm, truth: dict[str, str], strategies: dict[str, str]) -> dict:
+    from sklearn.metrics import adjusted_rand_score
+
+    base = learning.parameters()
+    out: dict = {}
+    for axis in AXES:
+        vectors, ids, labels_true = axis_data(lm, axis, truth)
+        rows = []
+        for dims in GRID_DIMS:
+            for size, samples in GRID_SIZES:
+                chosen = replace(base, reduced_dims=dims, min_cluster_size=size, min_samples=samples)
+                labels = learning.cluster_labels(vectors, chosen).tolist()
+                themed = [i for i, t in enumerate(labels_true) if t != "noise"]
+                rows.append({
+                    "dims": dims, "min_cluster_size": size, "min_samples": samples,
+                    "clusters": len(set(labels) - {-1}), "noise": labels.count(-1),
+                    "ari": adjusted_rand_score(labels_true, labels),
+                    "ari_strategy": adjusted_rand_score([strategies[i] for i in ids], labels),
+                    "purity": themes.purity(labels, labels_true),
+                    "coverage": sum(1 for i in themed if labels[i] >= 0) / max(len(themed), 1),
+                    "default": (dims, size, samples) == (base.reduced_dims, base.min_cluster_size, base.min_samples),
+                })
+        out[axis] = {"n": len(ids), "themed": sum(1 for t in labels_true if t != "noise"), "grid": rows}
+        best = max(rows, key=lambda r: r["ari"])
+        default = next(r for r in rows if r["default"])
+        log(f"{axis}: n={len(ids)} default ari {default['ari']:.3f} purity {default['purity']:.3f}; "
+            f"best ari {best['ari']:.3f} at dims {best['dims']} size {best['min_cluster_size']}/{best['min_samples']}")
+    return out
+
+
+def ritual(lm, truth: dict[str, str]) -> dict:
+    """The value ritual with the library's defaults, per axis and theme."""
+    out: dict = {}
+    for axis in ("full", "surprise", "root_cause"):
+        run = lm.get_clusters(axis)
+        members = {c.cluster_id: {m.ghap_id for m in lm.get_cluster_members(c.cluster_id, limit=100)}
+                   for c in run.clusters}
+        rows = []
+        for theme, value in themes.VALUES.items():
+            counts = {cid: sum(1 for g in ids if truth.get(g) == theme) for cid, ids in members.items()}
+            cluster_id = max(counts, key=counts.get) if counts and max(counts.values()) > 0 else None
+            if cluster_id is None:
+                rows.append({"theme": theme, "cluster_id": None})
+                continue
+            own = lm.validate_value(value, cluster_id)
+            others = [lm.validate_value(v, cluster_id) for t, v in themes.VALUES.items() if t != theme]
+            unrelated = [lm.validate_value(v, cluster_id) for v in themes.UNRELATED]
+            rows.append({
+                "theme": theme, "cluster_id": cluster_id, "cluster_size": len(members[cluster_id]),
+                "theme_share": counts[cluster_id] / len(members[cluster_id]),
+                "faithful_valid": own.valid, "faithful_distance": own.centroid_distance,
+                "threshold": own.threshold_distance, "faithful_nearest": own.nearest_cluster_id,
+                "faithful_reason": own.reason,
+                "other_themes_refused": sum(not c.valid for c in others), "other_themes": len(others),
+                "unrelated_refused": sum(not c.valid for c in unrelated), "unrelated": len(unrelated),
+            })
+        out[axis] = rows
+        found = [r for r in rows if r["cluster_id"]]
+        log(f"ritual {axis}: faithful {sum(r['faithful_valid'] for r in found)}/{len(found)}, other themes refused "
+            f"{sum(r['other_themes_refused'] for r in found)}/{sum(r['other_themes'] for r in found)}, unrelated "
+            f"refused {sum(r['unrelated_refused'] for r in found)}/{sum(r['unrelated'] for r in found)}")
+    return out
+
+
+def ghap_corpus(size: int) -> Path | None:
+    found = sorted(GHAP_CORPUS.glob(f"n{size}-*/ghap.duckdb"))
+    return found[0] if found else None
+
+
+def speed(embedder, quick: bool) -> dict:
+    out: dict = {}
+    for size in (1000,) if quick else (1000, 10000):
+        source = ghap_corpus(size)
+        if source is None:
+            log(f"no bench.ghap corpus of {size} entries (run `python -m bench.ghap` once): skipped")
+            continue
+        work = OUT / f"speed-{size}.duckdb"
+        shutil.copy(source, work)
+        Path(str(work) + ".wal").unlink(missing_ok=True)
+        lm = learnmem.open(work, embedder=embedder)
+        lm.get_clusters("surprise")  # imports hdbscan/sklearn and migrates the copy: not timed
+        times = {}
+        for axis in AXES:
+            started = time.perf_counter()
+            run = lm.get_clusters(axis)
+            times[axis] = {"s": time.perf_counter() - started, "n": run.experience_count, "clusters": run.count,
+                           "noise": run.noise_count}
+        out[size] = {"axes": times, "all_s": sum(t["s"] for t in times.values())}
+        log(f"cluster {size}: " + ", ".join(f"{a} {t['s']:.2f} s ({t['n']})" for a, t in times.items()))
+        if size == 1000:
+            out["values"] = value_speed(lm)
+    return out
+
+
+def value_speed(lm) -> dict:
+    run = lm.get_clusters("surprise")
+    clusters = run.clusters[:20]
+    texts = []
+    for cluster in clusters:
+        central = lm.get_cluster_members(cluster.cluster_id, limit=1)[0]
+        lm.store_value(central.surprise, cluster.cluster_id, "surprise")
+        texts.append((central.surprise, cluster.cluster_id))
+    validate, listing = [], []
+    for i in range(200):
+        text, cluster_id = texts[i % len(texts)]
+        started = time.perf_counter()
+        lm.validate_value(text + f" (case {i})", cluster_id)
+        validate.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        lm.list_values(limit=20)
+        listing.append(time.perf_counter() - started)
+    return {"validate_p50_ms": 1000 * statistics.median(validate), "validate_p95_ms": 1000 * p95(validate),
+            "list_p50_ms": 1000 * statistics.median(listing), "list_p95_ms": 1000 * p95(listing),
+            "values": len(texts)}
+
+
+def report(info: dict, q: dict, r: dict, s: dict) -> str:
+    lines = ["# learnmem learning benchmarks", "",
+             f"Produced by `{info['command']}` (bench/learning/). Raw numbers: bench/out/learning/results.json.", "",
+             "## Machine", "", "|  |  |", "|---|---|"]
+    lines += [f"| {k} | {v} |" for k, v in info.items()]
+    base = learning.parameters()
+    lines += ["", "## 1. Planted themes recovered (tests/data/experiences.jsonl, all-MiniLM-L6-v2)", "",
+              f"The library's defaults: {base.reduced_dims} principal components, min_cluster_size "
+              f"{base.min_cluster_size}, min_samples {base.min_samples}, eom. ARI: adjusted Rand index against the "
+              "themes (noise experiences are one more label; HDBSCAN's noise one more cluster); purity: of the "
+              "clustered experiences; coverage: share of the themed experiences that land in some cluster. "
+              "ARI vs strategy: the same labels scored against the entries' strategy field.", "",
+              "| axis | experiences (themed) | defaults: clusters / noise | ARI | purity | coverage | ARI vs strategy "
+              "| best ARI in the grid (dims, size/samples) |", "|---|---|---|---|---|---|---|---|"]
+    for axis, data in q.items():
+        d = next(row for row in data["grid"] if row["default"])
+        best = max(data["grid"], key=lambda row: row["ari"])
+        lines.append(f"| {axis} | {data['n']} ({data['themed']}) | {d['clusters']} / {d['noise']} | {d['ari']:.3f} | "
+                     f"{d['purity']:.3f} | {d['coverage']:.3f} | {d['ari_strategy']:.3f} | {best['ari']:.3f} "
+                     f"({best['dims']}, {best['min_cluster_size']}/{best['min_samples']}) |")
+    lines += ["", "The grid (ARI / purity / coverage / clusters):", ""]
+    for axis, data in q.items():
+        lines += [f"**{axis}**", "", "| dims | " + " | ".join(f"{a}/{b}" for a, b in GRID_SIZES) + " |",
+                  "|---|" + "---|" * len(GRID_SIZES)]
+        for dims in GRID_DIMS:
+            cells = [row for row in data["grid"] if row["dims"] == dims]
+            lines.append(f"| {dims} | " + " | ".join(
+                f"{c['ari']:.2f} / {c['purity']:.2f} / {c['coverage']:.2f} / {c['clusters']}" for c in cells) + " |")
+        lines.append("")
+    lines += ["## 2. The value ritual (library defaults)", "",
+              "For each theme, its cluster is the one holding most of its experiences. A faithful one-sentence "
+              "summary of the theme (bench/learning/themes.py VALUES) must be valid for it; the other themes' "
+              "summaries and unrelated statements must be refused.", "",
+              "| axis | themes with a cluster | faithful accepted | other themes refused | unrelated refused |",
+              "|---|---|---|---|---|"]
+    for axis, rows in r.items():
+        found = [row for row in rows if row["cluster_id"]]
+        lines.append(f"| {axis} | {len(found)} of {len(rows)} | {sum(x['faithful_valid'] for x in found)} | "
+                     f"{sum(x['other_themes_refused'] for x in found)} of {sum(x['other_themes'] for x in found)} | "
+                     f"{sum(x['unrelated_refused'] for x in found)} of {sum(x['unrelated'] for x in found)} |")
+    lines += ["", "Per theme (distance of the faithful summary / threshold; the reason when refused):", ""]
+    for axis, rows in r.items():
+        for row in rows:
+            if row["cluster_id"] is None:
+                lines.append(f"- {axis} / {row['theme']}: no cluster holds any of its experiences")
+            elif not row["faithful_valid"]:
+                lines.append(f"- {axis} / {row['theme']} ({row['cluster_id']}, {row['cluster_size']} members, "
+                             f"{row['theme_share']:.0%} of the theme): refused: {row['faithful_reason']}")
+    lines += ["", "## 3. Speed", "", "| what | n | time | target |", "|---|---|---|---|"]
+    targets = {1000: ("<= 1 s", "<= 3 s"), 10000: ("-", "<= 20 s")}
+    for size in (1000, 10000):
+        if size not in s:
+            continue
+        for axis, t in s[size]["axes"].items():
+            lines.append(f"| get_clusters({axis!r}) | {t['n']:,} | {t['s']:.2f} s ({t['clusters']} clusters, "
+                         f"{t['noise']} noise) | {targets[size][0] if axis == 'full' else '-'} |")
+        lines.append(f"| all four axes | {size:,} entries | {s[size]['all_s']:.2f} s | {targets[size][1]} |")
+    if "values" in s:
+        v = s["values"]
+        lines += [f"| validate_value, warm (200 calls) | {v['values']} clusters | p50 {v['validate_p50_ms']:.1f} / "
+                  f"p95 {v['validate_p95_ms']:.1f} ms | p95 <= 30 ms |",
+                  f"| list_values, limit 20 (200 calls) | {v['values']} values | p50 {v['list_p50_ms']:.1f} / "
+                  f"p95 {v['list_p95_ms']:.1f} ms | p95 <= 10 ms |"]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.learning", description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, help="also write the markdown report to this file")
+    parser.add_argument("--quick", action="store_true", help="1,000 entries only for the speed section")
+    args = parser.parse_args(argv)
+    started = time.time()
+    embedder = load_embedder()
+    entries, truth = themes.load_corpus()
+    strategies = {entry["id"]: entry["strategy"] for entry in entries}
+    lm = learnmem.open(corpus_file(embedder), embedder=embedder)
+    q = quality(lm, truth, strategies)
+    r = ritual(lm, truth)
+    s = speed(embedder, args.quick)
+    info = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "command": "python -m bench.learning" + (" --quick" if args.quick else "") +
+                       (f" --out {args.out}" if args.out else ""),
+            "cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
+            "python": platform.python_version(), "load average at start": " ".join(f"{x:.2f}" for x in os.getloadavg()),
+            "corpus": f"{len(entries)} entries, {len(set(truth.values()) - {'noise'})} themes + noise",
+            "run time": f"{time.time() - started:.0f} s"}
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "results.json").write_text(json.dumps({"info": info, "quality": q, "ritual": r, "speed": s}, indent=1,
+                                                 default=str), encoding="utf-8")
+    text = report(info, q, r, s)
+    print(text)
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
+    return 0

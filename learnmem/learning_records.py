@@ -1,0 +1,79 @@
+"""The frozen dataclasses learning returns (shapes from ../shared/GHAP.md "Tool outputs").
+
+Times are ISO 8601 strings in UTC ending in `Z`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ClusterInfo:
+    """One cluster of a run: `label` is the terms that set it apart from the rest of the axis."""
+
+    cluster_id: str
+    label: str
+    size: int
+    avg_weight: float
+
+
+@dataclass(frozen=True)
+class ClusterRun:
+    """get_clusters: the clusters of one axis, largest first, and how many experiences were noise."""
+
+    axis: str
+    run_id: str
+    clusters: tuple[ClusterInfo, ...]
+    count: int
+    noise_count: int
+    experience_count: int
+    created_at: str
+    dissolved_values: tuple[str, ...] = ()  # values this run left without a cluster (flagged, not deleted)
+
+
+@dataclass(frozen=True)
+class ValueCheck:
+    """validate_value: whether `text` may be stored as a value of the cluster, and why.
+
+    `centroid_distance` is the candidate's cosine distance to the cluster's centroid and
+    `threshold_distance` the published bound (mean + 1 sd of the members' distances);
+    `nearest_cluster_id` is the axis cluster the candidate is closest to (learning.py
+    documents the full rule).
+    """
+
+    valid: bool
+    similarity: float
+    centroid_distance: float
+    threshold_distance: float
+    reason: str
+    cluster_id: str
+    nearest_cluster_id: str
+
+
+@dataclass(frozen=True)
+class StoredValue:
+    """store_value: the value as stored."""
+
+    id: str
+    text: str
+    axis: str
+    cluster_id: str
+    cluster_size: int
+    similarity_to_centroid: float
+    created_at: str
+
+
+@dataclass(frozen=True)
+class Value:
+    """A stored value (list_values, search_values); `dissolved_at` is set when its cluster dissolved."""
+
+    id: str
+    text: str
+    axis: str
+    cluster_id: str
+    cluster_size: int
+    similarity_to_centroid: float
+    created_at: str
+    dissolved_at: str | None = None
+    score: float | None = None

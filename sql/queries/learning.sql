@@ -1,0 +1,80 @@
+-- name: axis_vectors
+-- The embedded experiences of one axis with their tier and BM25 terms, oldest first.
+SELECT a.ghap_id, a.embedding, e.confidence_tier, a.terms, a.text
+FROM experience_axes a JOIN ghap_resolved e ON e.id = a.ghap_id
+WHERE a.axis = $axis AND a.embedding IS NOT NULL
+ORDER BY e.captured_at, a.ghap_id;
+
+-- name: latest_run
+SELECT id, axis, created_at, parameters, experience_count, cluster_count, noise_count
+FROM cluster_runs WHERE axis = $axis
+ORDER BY created_at DESC, id DESC LIMIT 1;
+
+-- name: run_memberships
+-- Who was in which cluster in a run (noise left out): re-clustering matches clusters by these.
+SELECT cluster_id, ghap_id FROM cluster_members WHERE run_id = $run_id AND cluster_id IS NOT NULL;
+
+-- name: highest_cluster_number
+-- New clusters of an axis take numbers never used before on it.
+SELECT coalesce(max(regexp_extract(cluster_id, '(\d+)$', 1)::INTEGER), 0) FROM clusters WHERE axis = $axis;
+
+-- name: insert_cluster_run
+INSERT INTO cluster_runs (id, axis, created_at, parameters, experience_count, cluster_count, noise_count)
+VALUES ($id, $axis, $created_at, $parameters, $experience_count, $cluster_count, $noise_count);
+
+-- name: insert_clusters
+-- new_clusters is an Arrow table (the columns of clusters) the caller registers.
+INSERT INTO clusters BY NAME SELECT * FROM new_clusters;
+
+-- name: insert_cluster_members
+-- new_cluster_members is an Arrow table (the columns of cluster_members) the caller registers.
+INSERT INTO cluster_members BY NAME SELECT * FROM new_cluster_members;
+
+-- name: dissolve_values
+-- Values whose cluster has no successor in the new run are flagged, never deleted.
+UPDATE learned_values SET dissolved_at = $now
+WHERE axis = $axis AND dissolved_at IS NULL
+  AND cluster_id NOT IN (SELECT cluster_id FROM clusters WHERE run_id = $run_id)
+RETURNING id;
+
+-- name: current_cluster
+-- One cluster of the latest run of its axis, centroid and distances included.
+SELECT run_id, axis, cluster_id, label, size, avg_weight, centroid, mean_distance, sd_distance, threshold_distance
+FROM clusters
+WHERE cluster_id = $cluster_id AND run_id = (SELECT run_id FROM latest_cluster_runs WHERE axis = $axis);
+
+-- name: current_centroids
+-- Every cluster of the latest run of an axis: validation finds the candidate's nearest one.
+SELECT cluster_id, centroid FROM clusters
+WHERE run_id = (SELECT run_id FROM latest_cluster_runs WHERE axis = $axis)
+ORDER BY cluster_id;
+
+-- name: cluster_member_ids
+-- A cluster's members, most central first.
+SELECT ghap_id, distance FROM cluster_members
+WHERE run_id = $run_id AND cluster_id = $cluster_id
+ORDER BY distance, ghap_id
+LIMIT $limit;
+
+-- name: insert_value
+INSERT INTO learned_values (id, text, axis, cluster_id, cluster_size, similarity_to_centroid, centroid_distance,
+                            threshold_distance, terms, embedding, created_at, dissolved_at)
+VALUES ($id, $text, $axis, $cluster_id, $cluster_size, $similarity_to_centroid, $centroid_distance,
+        $threshold_distance, $terms::VARCHAR[], $embedding::FLOAT[384], $created_at, NULL);
+
+-- name: list_values
+-- Values by the size of their cluster now (dissolved ones last), then newest first.
+SELECT v.id, v.text, v.axis, v.cluster_id, coalesce(c.size, 0) AS cluster_size, v.similarity_to_centroid,
+       v.created_at, v.dissolved_at
+FROM learned_values v
+LEFT JOIN current_clusters c ON c.cluster_id = v.cluster_id
+WHERE $axis::VARCHAR IS NULL OR v.axis = $axis
+ORDER BY coalesce(c.size, 0) DESC, v.created_at DESC, v.id DESC
+LIMIT $limit;
+
+-- name: value_vectors
+SELECT v.id, v.text, v.axis, v.cluster_id, coalesce(c.size, 0) AS cluster_size, v.similarity_to_centroid,
+       v.created_at, v.dissolved_at, v.embedding, v.terms
+FROM learned_values v
+LEFT JOIN current_clusters c ON c.cluster_id = v.cluster_id
+WHERE $axis::VARCHAR IS NULL OR v.axis = $axis;
