@@ -57,6 +57,7 @@ class Learnmem:
         self._code_index = code_search.CodeIndex(self.store, dim)
         self._commit_index = commit_search.CommitIndex(self.store, dim)
         self._experience_index = experiences.ExperienceIndex(self.store, dim)
+        self._value_forms = learning.ValueFormCache()
 
     def __repr__(self) -> str:
         mode = "read-only" if self.store.read_only else "read-write"
@@ -310,12 +311,13 @@ class Learnmem:
         return learning.get_cluster_members(self._experience_index, self.store, cluster_id, limit)
 
     def validate_value(self, text: str, cluster_id: str) -> ValueCheck:
-        """Whether `text` is grounded in the cluster (nearest centroid, within the threshold), with the numbers."""
-        return learning.validate_value(self.store, self.embedder, text, cluster_id)
+        """Whether `text` is grounded in the cluster (its nearest cluster, and within the threshold of what the
+        members learned), with the numbers."""
+        return learning.validate_value(self.store, self.embedder, text, cluster_id, self._value_forms)
 
     def store_value(self, text: str, cluster_id: str, axis: str) -> StoredValue:
         """Validate `text` again and store it as a value of the cluster; an invalid value is refused."""
-        return learning.store_value(self.store, self.embedder, text, cluster_id, axis)
+        return learning.store_value(self.store, self.embedder, text, cluster_id, axis, self._value_forms)
 
     def list_values(self, axis: str | None = None, limit: int = 20) -> list[Value]:
         """Stored values by cluster size, then newest first; dissolved ones carry `dissolved_at`."""

@@ -76,8 +76,12 @@ def axis_texts(entry: Mapping[str, Any]) -> dict[str, str]:
     - strategy: `Strategy: {strategy}`, `Applied to: {goal}`, `Hypothesis: {hypothesis}`,
       `Iterations: {iteration_count}`, `Outcome: {status}`;
     - surprise (falsified, when present): `{surprise}`;
-    - root_cause (falsified, when present): `{category}: {description}`, `Context: {goal}`,
-      `Hypothesis was: {hypothesis}`.
+    - root_cause (falsified, when present): `{category}: {description}`.
+
+    The root_cause text is the cause alone. GHAP.md's template added `Context: {goal}` and
+    `Hypothesis was: {hypothesis}`; measured on tests/data/experiences.jsonl, those lines pull an
+    experience towards the theme its *wrong* hypothesis named (5-nearest-neighbour theme agreement
+    0.48 with them, 0.64 without; bench/learning). `learnmem reembed` rebuilds older files' texts.
     """
     status = _text(entry, "outcome_status")
     surprise = _text(entry, "surprise")
@@ -109,7 +113,7 @@ def axis_texts(entry: Mapping[str, Any]) -> dict[str, str]:
         if surprise:
             texts["surprise"] = surprise
         if cause:
-            texts["root_cause"] = "\n".join([cause, f"Context: {entry['goal']}", f"Hypothesis was: {entry['hypothesis']}"])
+            texts["root_cause"] = cause
     return texts
 
 
@@ -251,22 +255,34 @@ def embed_pending(store: Store, embedder, rows: Sequence[tuple[str, str, str]] |
 
 
 def reembed_experiences(store: Store, embedder) -> int:
-    """Embed every axis row again with `embedder` (pending ones included); returns the count.
+    """Build every resolved entry's axis texts again (axis_texts of today) and embed them with `embedder`;
+    returns the number of axis rows.
 
-    All vectors are computed first and written in one transaction, so an
-    interrupted run leaves the file as it was. Recording the model in `meta` is
-    the caller's job (memories.reembed_memories does it).
+    Texts are rebuilt, not only re-embedded, so a file whose texts were made by an
+    older template (before the root_cause text became the cause alone) catches up.
+    All vectors are computed first and every row is replaced in one transaction,
+    so an interrupted run leaves the file as it was. Recording the model in
+    `meta` is the caller's job (memories.reembed_memories does it).
     """
+    import pyarrow as pa
+
     _check_dim(embedder)
     with store.read() as con:
-        rows = con.execute(sql.query("all_experience_axes")).fetchall()
+        cursor = con.execute(sql.query("resolved_entries_with_axes"))
+        names = [column[0] for column in cursor.description]
+        entries = [dict(zip(names, row)) for row in cursor.fetchall()]
+    rows = [(entry["id"], axis, text, entry["axes_created_at"])
+            for entry in entries for axis, text in axis_texts(entry).items()]
     if not rows:
         return 0
-    table = _vectors(rows, embedder)
+    table = _vectors([row[:3] for row in rows], embedder)
+    table = table.append_column("terms", pa.array([keywords.terms(row[2]) for row in rows], pa.list_(pa.string())))
+    table = table.append_column("created_at", pa.array([row[3] for row in rows], pa.timestamp("us")))
     with store.write() as con:
+        con.execute(sql.query("clear_experience_axes"))
+        con.execute(sql.query("clear_recent_experience_axes"))
         con.register("new_experience_axes", table)
-        con.execute(sql.query("replace_axis_embeddings"))
-        con.execute(sql.query("replace_recent_axis_embeddings"))
+        con.execute(sql.query("insert_embedded_axes"))
         con.unregister("new_experience_axes")
     return len(rows)
 

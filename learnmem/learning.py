@@ -51,7 +51,7 @@ CARRY_OVER = 0.5  # share of an old cluster's members a new cluster must hold to
 LABEL_TERMS = 3
 REDUCED_DIMS = 16
 DEFAULT_MIN_CLUSTER_SIZE = 5
-DEFAULT_MIN_SAMPLES = 3
+DEFAULT_MIN_SAMPLES = 1
 CLUSTER_ID = re.compile(r"^(" + "|".join(AXES) + r")-([1-9][0-9]{0,8})$")
 _WORD = re.compile(r"[^\W\d_][\w'-]*", re.UNICODE)
 
@@ -145,6 +145,8 @@ def cluster_labels(vectors: np.ndarray, chosen: Parameters) -> np.ndarray:
     dims = min(chosen.reduced_dims, *centred.shape)
     _, _, components = np.linalg.svd(centred, full_matrices=False)
     reduced = centred @ components[:dims].T
+    # Back on the unit sphere: directions, not lengths, carry the meaning (as cosine does in 384-d).
+    reduced /= np.maximum(np.linalg.norm(reduced, axis=1, keepdims=True), 1e-12)
     clusterer = hdbscan.HDBSCAN(min_cluster_size=chosen.min_cluster_size, min_samples=chosen.min_samples,
                                 cluster_selection_method=chosen.selection, core_dist_n_jobs=1)
     return clusterer.fit_predict(reduced.astype(np.float64))
@@ -299,38 +301,104 @@ def get_cluster_members(index: experiences.ExperienceIndex, store: Store, cluste
 # -- values --------------------------------------------------------------------------
 
 
-def validate_value(store: Store, embedder, text: str, cluster_id: str) -> ValueCheck:
+VALUE_FORM_MEMBERS = 20  # the most central members whose value forms a value is compared with
+
+
+def value_form(axis: str, member: dict) -> str | None:
+    """What a member experience taught, in the shape of a value: the text a value is compared with.
+
+    surprise: the surprise; root_cause: `{category}: {description}`; full and strategy: the lesson
+    (takeaway, then what worked), else the root cause, else the result.
+    """
+    cause = member["root_cause_description"]
+    if axis == "surprise":
+        return member["surprise"]
+    if axis == "root_cause":
+        return f"{member['root_cause_category']}: {cause}" if cause else None
+    lesson = " ".join(part for part in (member["lesson_takeaway"], member["lesson_what_worked"]) if part)
+    return lesson or cause or member["outcome_result"]
+
+
+@dataclass(frozen=True)
+class ValueForms:
+    """A cluster's value forms embedded: their tier-weighted centroid and the published threshold over them."""
+
+    centroid: np.ndarray
+    threshold: float
+
+
+class ValueFormCache:
+    """Embedded value forms per (file, run, cluster): a warm process validates without the model's help."""
+
+    def __init__(self):
+        self._cache: dict[tuple[str, str, str], ValueForms] = {}
+
+    def get(self, con, embedder, store: Store, cluster: dict) -> ValueForms:
+        import numpy as np
+
+        key = (str(store.path), cluster["run_id"], cluster["cluster_id"])
+        if key not in self._cache:
+            cursor = con.execute(sql.query("cluster_value_forms"), {
+                "run_id": cluster["run_id"], "cluster_id": cluster["cluster_id"], "limit": VALUE_FORM_MEMBERS})
+            names = [column[0] for column in cursor.description]
+            members = [dict(zip(names, row)) for row in cursor.fetchall()]
+            texts = [(member["weight"], value_form(cluster["axis"], member)) for member in members]
+            texts = [(weight, text) for weight, text in texts if text]
+            vectors = embedder.embed([text for _, text in texts])
+            weights = np.maximum(np.asarray([weight for weight, _ in texts]), 1e-6)
+            centroid = (vectors * weights[:, None]).sum(axis=0)
+            centroid /= max(float(np.linalg.norm(centroid)), 1e-12)
+            distances = 1.0 - vectors @ centroid
+            self._cache[key] = ValueForms(centroid=centroid, threshold=float(distances.mean() + distances.std()))
+        return self._cache[key]
+
+
+def validate_value(store: Store, embedder, text: str, cluster_id: str, cache: ValueFormCache | None = None
+                   ) -> ValueCheck:
     """Whether `text` is grounded in the cluster: valid when BOTH hold
 
-    1. the cluster's centroid is the nearest of its axis's clusters to the text (a
-       statement that fits another cluster better is about that cluster), and
-    2. its cosine distance to the centroid is at most the published threshold,
-       mean + 1 sd of the members' distances.
+    1. the cluster is the nearest of its axis's clusters to the text (centroids of the
+       axis embeddings): a statement that fits another cluster better is about that one;
+    2. the text is within the published threshold of the cluster's *value forms*:
+       its cosine distance to their tier-weighted centroid is at most the mean + 1 sd
+       of their own distances to it.
+
+    The value forms are what the cluster's VALUE_FORM_MEMBERS most central members
+    learned, written the way a value is (`value_form`): a one-sentence principle
+    sits far from the centroid of long narratives even when it summarises them
+    faithfully, but close to the lessons they drew (bench/learning: on the full
+    axis 8 of 10 faithful theme summaries pass this way, 4 of 10 against the
+    narratives' own centroid and threshold; no unrelated statement or other
+    theme's summary passes either way). `similarity`, `centroid_distance` and
+    `threshold_distance` are those of condition 2.
     """
     text = validate.text("text", text, max_chars=MAX_VALUE_CHARS)
     with store.read() as con:
-        return _check(con, embedder, text, cluster_id)[0]
+        return _check(con, store, embedder, text, cluster_id, cache or ValueFormCache())[0]
 
 
-def _check(con, embedder, text: str, cluster_id: str) -> tuple[ValueCheck, dict, np.ndarray]:
+def _check(con, store: Store, embedder, text: str, cluster_id: str, cache: ValueFormCache
+           ) -> tuple[ValueCheck, dict, np.ndarray]:
     import numpy as np
 
     from learnmem.vectors import to_matrix
 
     cluster = _current_cluster(con, cluster_id)
     centroids = con.execute(sql.query("current_centroids"), {"axis": cluster["axis"]}).to_arrow_table()
+    forms = cache.get(con, embedder, store, cluster)
     vector = embedder.embed([text])[0]
     similarities = to_matrix(centroids.column("centroid"), len(vector)) @ vector
     names = centroids.column("cluster_id").to_pylist()
     nearest = names[int(np.argmax(similarities))]
-    similarity = float(similarities[names.index(cluster_id)])
-    distance, threshold = 1.0 - similarity, float(cluster["threshold_distance"])
+    similarity = float(forms.centroid @ vector)
+    distance, threshold = 1.0 - similarity, forms.threshold
     if nearest != cluster_id:
         reason = (f"closer to cluster {nearest} (similarity {float(similarities.max()):.3f}) than to {cluster_id} "
-                  f"({similarity:.3f}): write the value for {nearest}, or one about what {cluster_id} shares")
+                  f"({float(similarities[names.index(cluster_id)]):.3f}): write the value for {nearest}, or say "
+                  f"what sets {cluster_id} apart")
     elif distance > threshold:
-        reason = (f"too far from the centroid of {cluster_id}: distance {distance:.3f} > threshold {threshold:.3f} "
-                  f"(mean + 1 sd of the members' distances); say more precisely what its members share")
+        reason = (f"too far from what the members of {cluster_id} learned: distance {distance:.3f} > threshold "
+                  f"{threshold:.3f} (mean + 1 sd of their own distances); say more precisely what they share")
     else:
         reason = f"grounded in {cluster_id}: its nearest cluster, distance {distance:.3f} <= threshold {threshold:.3f}"
     check = ValueCheck(valid=nearest == cluster_id and distance <= threshold, similarity=round(similarity, 6),
@@ -339,7 +407,8 @@ def _check(con, embedder, text: str, cluster_id: str) -> tuple[ValueCheck, dict,
     return check, cluster, vector
 
 
-def store_value(store: Store, embedder, text: str, cluster_id: str, axis: str) -> StoredValue:
+def store_value(store: Store, embedder, text: str, cluster_id: str, axis: str,
+                cache: ValueFormCache | None = None) -> StoredValue:
     """Validate `text` against the cluster again and store it; an invalid value raises ValidationError
     (with the check's reason) and nothing is stored."""
     text = validate.text("text", text, max_chars=MAX_VALUE_CHARS)
@@ -349,7 +418,7 @@ def store_value(store: Store, embedder, text: str, cluster_id: str, axis: str) -
                               f"({_cluster_axis(cluster_id)!r})")
     with store.write() as con:  # checked and stored in one transaction: a re-clustering cannot slip between
         now = utc_now()
-        check, cluster, vector = _check(con, embedder, text, cluster_id)
+        check, cluster, vector = _check(con, store, embedder, text, cluster_id, cache or ValueFormCache())
         if not check.valid:
             raise ValidationError(f"text: not stored as a value of {cluster_id}: {check.reason}")
         value_id = ghap.new_id("value", now)

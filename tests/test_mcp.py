@@ -365,3 +365,61 @@ def test_ghap_tools_track_resolve_and_search_over_stdio(db: Path, tmp_path: Path
         assert is_error and "axis" in bad_axis["error"]["message"]
 
     _run(db, tmp_path, scenario)
+
+
+LEARNING_TOOLS = ("get_clusters", "get_cluster_members", "validate_value", "store_value", "list_values",
+                  "search_values")
+CORPUS = ROOT / "tests" / "data" / "experiences.jsonl"
+
+
+def test_learning_tools_cluster_validate_and_store_values_over_stdio(db: Path, tmp_path: Path, embedder) -> None:
+    """The planted-theme corpus -> get_clusters -> members -> validate (both ways) -> store -> list -> search."""
+    imported = learnmem.open(db, embedder=embedder).import_ghap(CORPUS)
+    assert imported.imported > 300 and not imported.errors
+
+    async def scenario(session: ClientSession) -> None:
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+        for name in ("get_cluster_members", "validate_value", "list_values", "search_values"):
+            assert tools[name].annotations.read_only_hint is True, name
+        for name in ("get_clusters", "store_value"):
+            assert tools[name].annotations.read_only_hint is False, name
+            assert tools[name].annotations.destructive_hint is False, name
+        for name in LEARNING_TOOLS:  # same names, parameters and defaults as the library methods
+            params = {p.name: p for p in inspect.signature(getattr(learnmem.Learnmem, name)).parameters.values()
+                      if p.name != "self"}
+            schema = tools[name].input_schema
+            assert set(schema.get("properties", {})) == set(params), name
+            assert set(schema.get("required", [])) == {n for n, p in params.items()
+                                                       if p.default is inspect.Parameter.empty}, name
+
+        run = await _ok(session, "get_clusters", axis="surprise")
+        assert run["axis"] == "surprise" and run["count"] == len(run["clusters"]) >= 5
+        assert {"cluster_id", "label", "size", "avg_weight"} == set(run["clusters"][0])
+        largest = run["clusters"][0]["cluster_id"]
+        members = await _ok(session, "get_cluster_members", cluster_id=largest, limit=3)
+        assert members["count"] == 3 and members["results"][0]["score"] >= members["results"][2]["score"]
+        central = members["results"][0]["surprise"]
+
+        check = await _ok(session, "validate_value", text=central, cluster_id=largest)
+        assert check["valid"] is True and check["centroid_distance"] <= check["threshold_distance"]
+        refused = await _ok(session, "validate_value", text="Bananas ripen faster in a paper bag.", cluster_id=largest)
+        assert refused["valid"] is False and refused["reason"]
+        bad, is_error = await _call(session, "store_value", text="Bananas ripen faster in a paper bag.",
+                                    cluster_id=largest, axis="surprise")
+        assert is_error and bad["error"]["type"] == "validation_error"
+        assert (await _ok(session, "list_values"))["count"] == 0  # nothing stored on failure
+
+        stored = await _ok(session, "store_value", text=central, cluster_id=largest, axis="surprise")
+        assert stored["cluster_id"] == largest and stored["id"].startswith("value_")
+        listed = await _ok(session, "list_values", axis="surprise")
+        assert [v["id"] for v in listed["results"]] == [stored["id"]]
+        found = await _ok(session, "search_values", query=central)
+        assert found["results"][0]["id"] == stored["id"]
+
+        for tool, arguments, kind in (("get_clusters", {"axis": "mood"}, "validation_error"),
+                                      ("get_cluster_members", {"cluster_id": "nope"}, "validation_error"),
+                                      ("validate_value", {"text": "x", "cluster_id": "surprise-9999"}, "not_found")):
+            error, is_error = await _call(session, tool, **arguments)
+            assert is_error and error["error"]["type"] == kind, (tool, error)
+
+    _run(db, tmp_path, scenario)

@@ -41,7 +41,7 @@ OUT = ROOT / "bench" / "out" / "learning"
 GHAP_CORPUS = ROOT / "bench" / "out" / "ghap" / "corpus"
 AXES = ("full", "strategy", "surprise", "root_cause")
 GRID_DIMS = (8, 16, 32, 384)
-GRID_SIZES = ((4, 2), (5, 3), (5, 5), (8, 3), (8, 5))
+GRID_SIZES = ((3, 1), (4, 2), (5, 1), (5, 3), (8, 1), (8, 3))
 
 
 def log(message: str) -> None:
@@ -66,7 +66,7 @@ def corpus_file(embedder) -> Path:
 
 def axis_data(lm, axis: str, truth: dict[str, str]) -> tuple[np.ndarray, list[str], list[str]]:
     rows = lm.sql("SELECT ghap_id, embedding FROM experience_axes WHERE axis = ? AND embedding IS NOT NULL "
-                  "ORDER BY ghap_id", [axis]).arrow()
+                  "ORDER BY ghap_id", [axis]).to_arrow_table()
     ids = rows.column("ghap_id").to_pylist()
     return to_matrix(rows.column("embedding"), 384), ids, [truth[i] for i in ids]
 

@@ -18,25 +18,25 @@ CORPUS = ROOT / "tests" / "data" / "experiences.jsonl"
 THEMES = ROOT / "tests" / "data" / "experiences_themes.json"
 
 VALUES = {
-    "shared_state": "Tests that pass alone but fail in the suite usually share state: module-level caches, "
+    "flaky-shared-state": "Tests that pass alone but fail in the suite usually share state: module-level caches, "
                     "leftover database rows or test order leak between them.",
-    "timezone": "Date bugs that appear only on CI or around DST come from mixing naive local times with UTC: "
+    "timezone-dst": "Date bugs that appear only on CI or around DST come from mixing naive local times with UTC: "
                 "keep datetimes timezone-aware in UTC.",
-    "stale_cache": "When a deploy seems to have no effect, suspect a cache still serving the old data: CDN, "
+    "stale-cache": "When a deploy seems to have no effect, suspect a cache still serving the old data: CDN, "
                    "memoization, build cache or HTTP cache headers.",
-    "config_env": "When code works in one environment and not another, compare the configuration first: "
+    "env-config-drift": "When code works in one environment and not another, compare the configuration first: "
                   "environment variables, .env files, feature flags and settings differ.",
-    "pagination": "Missing or repeated items at page boundaries are off-by-one errors in offset arithmetic or "
+    "pagination-off-by-one": "Missing or repeated items at page boundaries are off-by-one errors in offset arithmetic or "
                   "inclusive versus exclusive bounds.",
-    "mock_target": "A mock that has no effect patches the name where it is defined instead of where the code "
+    "mock-wrong-target": "A mock that has no effect patches the name where it is defined instead of where the code "
                    "under test looks it up.",
-    "n_plus_one": "Slow list endpoints usually run one query per row: load the related objects eagerly instead "
+    "n-plus-one-queries": "Slow list endpoints usually run one query per row: load the related objects eagerly instead "
                   "of in a loop (N+1 queries).",
-    "dependency_drift": "Breakage without a code change comes from dependency versions drifting: unpinned or "
+    "dependency-drift": "Breakage without a code change comes from dependency versions drifting: unpinned or "
                         "transitive packages and a stale lockfile.",
-    "race_condition": "Intermittent wrong results under concurrency come from unsynchronised shared state or a "
+    "race-conditions": "Intermittent wrong results under concurrency come from unsynchronised shared state or a "
                       "missing await, not from the logic itself.",
-    "encoding": "Garbled or rejected text comes from encoding mismatches: decode bytes as UTF-8 explicitly and "
+    "text-encoding": "Garbled or rejected text comes from encoding mismatches: decode bytes as UTF-8 explicitly and "
                 "normalise Unicode.",
 }
 

@@ -13,9 +13,6 @@ VALUES ($ghap_id, $axis, $text, $terms::VARCHAR[], NULL, $now);
 -- name: pending_experience_axes
 SELECT ghap_id, axis, text FROM experience_axes_recent WHERE embedding IS NULL ORDER BY created_at, ghap_id, axis;
 
--- name: all_experience_axes
-SELECT ghap_id, axis, text FROM experience_axes ORDER BY created_at, ghap_id, axis;
-
 -- name: fill_axis_embeddings
 -- new_experience_axes is an Arrow table (ghap_id, axis, text, embedding) the caller registers.
 -- Only rows still pending, with the text that was embedded, are filled: a racing process fills each once.
@@ -41,22 +38,24 @@ ORDER BY created_at, ghap_id, axis;
 -- name: clear_folded_axes
 DELETE FROM experience_axes_recent WHERE embedding IS NOT NULL;
 
--- name: replace_axis_embeddings
--- reembed: every embedded row gets the new model's vector (replace_recent_axis_embeddings does the recent ones).
-UPDATE experience_axes_embedded
-SET embedding = new_experience_axes.embedding
-FROM new_experience_axes
-WHERE experience_axes_embedded.ghap_id = new_experience_axes.ghap_id
-  AND experience_axes_embedded.axis = new_experience_axes.axis
-  AND experience_axes_embedded.text = new_experience_axes.text;
+-- name: resolved_entries_with_axes
+-- reembed: every resolved entry (all columns) and when its axes were first recorded.
+SELECT e.*, coalesce(a.created_at, e.captured_at) AS axes_created_at
+FROM ghap_resolved e
+LEFT JOIN (SELECT ghap_id, min(created_at) AS created_at FROM experience_axes GROUP BY ghap_id) a ON a.ghap_id = e.id
+ORDER BY e.captured_at, e.id;
 
--- name: replace_recent_axis_embeddings
-UPDATE experience_axes_recent
-SET embedding = new_experience_axes.embedding
-FROM new_experience_axes
-WHERE experience_axes_recent.ghap_id = new_experience_axes.ghap_id
-  AND experience_axes_recent.axis = new_experience_axes.axis
-  AND experience_axes_recent.text = new_experience_axes.text;
+-- name: clear_experience_axes
+DELETE FROM experience_axes_embedded;
+
+-- name: clear_recent_experience_axes
+DELETE FROM experience_axes_recent;
+
+-- name: insert_embedded_axes
+-- new_experience_axes is an Arrow table (ghap_id, axis, text, embedding, terms, created_at) the caller registers.
+INSERT INTO experience_axes_embedded (ghap_id, axis, text, terms, embedding, created_at)
+SELECT ghap_id, axis, text, terms, embedding, created_at FROM new_experience_axes
+ORDER BY created_at, ghap_id, axis;
 
 -- name: experience_axis_stats
 -- Changes whenever axes are added, embedded or re-embedded: the search snapshot reloads then.

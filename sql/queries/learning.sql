@@ -78,3 +78,12 @@ SELECT v.id, v.text, v.axis, v.cluster_id, coalesce(c.size, 0) AS cluster_size, 
 FROM learned_values v
 LEFT JOIN current_clusters c ON c.cluster_id = v.cluster_id
 WHERE $axis::VARCHAR IS NULL OR v.axis = $axis;
+
+-- name: cluster_value_forms
+-- The most central members of a cluster with what they learned: validation compares a value with these.
+SELECT m.ghap_id, m.weight, e.lesson_what_worked, e.lesson_takeaway, e.root_cause_category,
+       e.root_cause_description, e.surprise, e.outcome_result
+FROM cluster_members m JOIN ghap_resolved e ON e.id = m.ghap_id
+WHERE m.run_id = $run_id AND m.cluster_id = $cluster_id
+ORDER BY m.distance, m.ghap_id
+LIMIT $limit;
