@@ -173,16 +173,25 @@ def value_speed(lm) -> dict:
         central = lm.get_cluster_members(cluster.cluster_id, limit=1)[0]
         lm.store_value(central.surprise, cluster.cluster_id, "surprise")
         texts.append((central.surprise, cluster.cluster_id))
+    # Warm: each cluster's value forms are embedded once (its first validation) before the timed calls.
+    cold = []
+    for text, cluster_id in texts:
+        started = time.perf_counter()
+        lm.validate_value(text + " (first)", cluster_id)
+        cold.append(time.perf_counter() - started)
     validate, listing = [], []
     for i in range(200):
         text, cluster_id = texts[i % len(texts)]
         started = time.perf_counter()
         lm.validate_value(text + f" (case {i})", cluster_id)
         validate.append(time.perf_counter() - started)
+    time.sleep(0.5)  # ONNX Runtime's threads spin for a moment after a run: list on a quiet CPU, as a caller would
+    for i in range(200):
         started = time.perf_counter()
         lm.list_values(limit=20)
         listing.append(time.perf_counter() - started)
     return {"validate_p50_ms": 1000 * statistics.median(validate), "validate_p95_ms": 1000 * p95(validate),
+            "validate_cold_p50_ms": 1000 * statistics.median(cold), "validate_cold_max_ms": 1000 * max(cold),
             "list_p50_ms": 1000 * statistics.median(listing), "list_p95_ms": 1000 * p95(listing),
             "values": len(texts)}
 
@@ -248,6 +257,8 @@ def report(info: dict, q: dict, r: dict, s: dict) -> str:
         v = s["values"]
         lines += [f"| validate_value, warm (200 calls) | {v['values']} clusters | p50 {v['validate_p50_ms']:.1f} / "
                   f"p95 {v['validate_p95_ms']:.1f} ms | p95 <= 30 ms |",
+                  f"| validate_value, a cluster's first (its value forms embedded), {v['values']} calls | | p50 "
+                  f"{v['validate_cold_p50_ms']:.1f} / max {v['validate_cold_max_ms']:.1f} ms | |",
                   f"| list_values, limit 20 (200 calls) | {v['values']} values | p50 {v['list_p50_ms']:.1f} / "
                   f"p95 {v['list_p95_ms']:.1f} ms | p95 <= 10 ms |"]
     return "\n".join(lines) + "\n"

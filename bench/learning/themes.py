@@ -1,10 +1,10 @@
 """The planted themes of tests/data/experiences.jsonl and what an agent would write about each.
 
-`VALUES` are the faithful one-sentence summaries an agent could write after
-reading a theme's cluster (the value ritual must accept each for its own
-theme's cluster); `UNRELATED` are statements about nothing in the corpus (it
-must refuse them everywhere). Both are used by bench/learning and by
-tests/test_learning_corpus.py.
+`VALUES` (tests/data/experiences_values.json) are the faithful one-sentence
+summaries an agent could write after reading a theme's cluster (the value
+ritual must accept each for its own theme's cluster); `UNRELATED` are
+statements about nothing in the corpus (it must refuse them everywhere).
+tests/test_learning_corpus.py reads the same file.
 """
 
 from __future__ import annotations
@@ -17,35 +17,9 @@ ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "data" / "experiences.jsonl"
 THEMES = ROOT / "tests" / "data" / "experiences_themes.json"
 
-VALUES = {
-    "flaky-shared-state": "Tests that pass alone but fail in the suite usually share state: module-level caches, "
-                    "leftover database rows or test order leak between them.",
-    "timezone-dst": "Date bugs that appear only on CI or around DST come from mixing naive local times with UTC: "
-                "keep datetimes timezone-aware in UTC.",
-    "stale-cache": "When a deploy seems to have no effect, suspect a cache still serving the old data: CDN, "
-                   "memoization, build cache or HTTP cache headers.",
-    "env-config-drift": "When code works in one environment and not another, compare the configuration first: "
-                  "environment variables, .env files, feature flags and settings differ.",
-    "pagination-off-by-one": "Missing or repeated items at page boundaries are off-by-one errors in offset arithmetic or "
-                  "inclusive versus exclusive bounds.",
-    "mock-wrong-target": "A mock that has no effect patches the name where it is defined instead of where the code "
-                   "under test looks it up.",
-    "n-plus-one-queries": "Slow list endpoints usually run one query per row: load the related objects eagerly instead "
-                  "of in a loop (N+1 queries).",
-    "dependency-drift": "Breakage without a code change comes from dependency versions drifting: unpinned or "
-                        "transitive packages and a stale lockfile.",
-    "race-conditions": "Intermittent wrong results under concurrency come from unsynchronised shared state or a "
-                      "missing await, not from the logic itself.",
-    "text-encoding": "Garbled or rejected text comes from encoding mismatches: decode bytes as UTF-8 explicitly and "
-                "normalise Unicode.",
-}
-
-UNRELATED = [
-    "Bananas ripen faster when stored in a paper bag next to apples.",
-    "The quarterly marketing budget should favour podcasts over billboards.",
-    "A good sourdough starter needs feeding twice a day at room temperature.",
-    "Team offsites work best with a clear agenda and short sessions.",
-]
+_WRITTEN = json.loads((ROOT / "tests" / "data" / "experiences_values.json").read_text(encoding="utf-8"))
+VALUES: dict[str, str] = _WRITTEN["values"]
+UNRELATED: list[str] = _WRITTEN["unrelated"]
 
 
 def load_corpus() -> tuple[list[dict], dict[str, str]]:
