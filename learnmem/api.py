@@ -27,7 +27,7 @@ from learnmem.git.records import (
     BlameEntry, CodeAuthor, CommitHit, CommitIndexResult, FileHistoryEntry, Hotspot, UnitChange,
 )
 from learnmem.ghap_io import ImportResult
-from learnmem.learning_records import ClusterRun, StoredValue, Value, ValueCheck
+from learnmem.learning_records import ClusterRun, Value, ValueCheck
 from learnmem.ghap_records import (
     ActiveGhap, Experience, GhapSummary, ResolveResult, SessionEnd, StartResult, UpdateResult,
 )
@@ -315,7 +315,7 @@ class Learnmem:
         members learned), with the numbers."""
         return learning.validate_value(self.store, self.embedder, text, cluster_id, self._value_forms)
 
-    def store_value(self, text: str, cluster_id: str, axis: str) -> StoredValue:
+    def store_value(self, text: str, cluster_id: str, axis: str) -> Value:
         """Validate `text` again and store it as a value of the cluster; an invalid value is refused."""
         return learning.store_value(self.store, self.embedder, text, cluster_id, axis, self._value_forms)
 

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from learnmem import experiences, ghap, keywords, sql, validate
 from learnmem.errors import InsufficientDataError, NotFoundError, ValidationError
 from learnmem.ghap_records import Experience
-from learnmem.learning_records import ClusterInfo, ClusterRun, StoredValue, Value, ValueCheck
+from learnmem.learning_records import ClusterInfo, ClusterRun, Value, ValueCheck
 from learnmem.store import Store, iso, utc_now
 
 if TYPE_CHECKING:
@@ -408,7 +408,7 @@ def _check(con, store: Store, embedder, text: str, cluster_id: str, cache: Value
 
 
 def store_value(store: Store, embedder, text: str, cluster_id: str, axis: str,
-                cache: ValueFormCache | None = None) -> StoredValue:
+                cache: ValueFormCache | None = None) -> Value:
     """Validate `text` against the cluster again and store it; an invalid value raises ValidationError
     (with the check's reason) and nothing is stored."""
     text = validate.text("text", text, max_chars=MAX_VALUE_CHARS)
@@ -428,8 +428,8 @@ def store_value(store: Store, embedder, text: str, cluster_id: str, axis: str,
             "threshold_distance": check.threshold_distance, "terms": keywords.terms(text),
             "embedding": [float(x) for x in vector], "created_at": now,
         })
-    return StoredValue(id=value_id, text=text, axis=axis, cluster_id=cluster_id, cluster_size=int(cluster["size"]),
-                       similarity_to_centroid=check.similarity, created_at=iso(now))
+    return Value(id=value_id, text=text, axis=axis, cluster_id=cluster_id, cluster_size=int(cluster["size"]),
+                 similarity_to_centroid=check.similarity, created_at=iso(now))
 
 
 def _value(row: dict, score: float | None = None) -> Value:

@@ -52,21 +52,9 @@ class ValueCheck:
 
 
 @dataclass(frozen=True)
-class StoredValue:
-    """store_value: the value as stored."""
-
-    id: str
-    text: str
-    axis: str
-    cluster_id: str
-    cluster_size: int
-    similarity_to_centroid: float
-    created_at: str
-
-
-@dataclass(frozen=True)
 class Value:
-    """A stored value (list_values, search_values); `dissolved_at` is set when its cluster dissolved."""
+    """A stored value (store_value, list_values, search_values); `dissolved_at` is set when its cluster
+    dissolved, `score` by search_values."""
 
     id: str
     text: str

@@ -503,7 +503,7 @@ def build_server(lm: Any) -> MCPServer:
         description=(
             "Store a value for a cluster: it is validated again and refused (validation_error, nothing stored) "
             "when it is not grounded in the cluster. Returns {id, text, axis, cluster_id, cluster_size, "
-            "similarity_to_centroid, created_at}."
+            "similarity_to_centroid, created_at, dissolved_at: null, score: null}."
         ),
     )
     async def store_value(

@@ -286,6 +286,21 @@ def test_git_tools_index_search_history_blame_and_unit_history(db: Path, tmp_pat
     _run(db, tmp_path, scenario)
 
 
+def _assert_tools_mirror_the_library(tools: dict[str, Any], names: tuple[str, ...]) -> None:
+    """Each tool: described, closed-world, and the same parameters and defaults as the library method."""
+    for name in names:
+        assert tools[name].description and tools[name].annotations.open_world_hint is False, name
+        params = {p.name: p for p in inspect.signature(getattr(learnmem.Learnmem, name)).parameters.values()
+                  if p.name != "self"}
+        schema = tools[name].input_schema
+        assert set(schema.get("properties", {})) == set(params), name
+        assert set(schema.get("required", [])) == {n for n, p in params.items()
+                                                   if p.default is inspect.Parameter.empty}, name
+        for n, p in params.items():
+            if p.default is not inspect.Parameter.empty:
+                assert schema["properties"][n].get("default") == p.default, (name, n)
+
+
 GHAP_TOOLS = ("start_ghap", "update_ghap", "resolve_ghap", "get_active_ghap", "list_ghap_entries", "search_experiences")
 
 
@@ -300,17 +315,7 @@ def test_ghap_tools_track_resolve_and_search_over_stdio(db: Path, tmp_path: Path
         for name in ("start_ghap", "update_ghap", "resolve_ghap"):
             assert tools[name].annotations.read_only_hint is False, name
             assert tools[name].annotations.destructive_hint is False, name
-        for name in GHAP_TOOLS:  # same names, parameters and defaults as the library methods
-            assert tools[name].description and tools[name].annotations.open_world_hint is False, name
-            params = {p.name: p for p in inspect.signature(getattr(learnmem.Learnmem, name)).parameters.values()
-                      if p.name != "self"}
-            schema = tools[name].input_schema
-            assert set(schema.get("properties", {})) == set(params), name
-            assert set(schema.get("required", [])) == {n for n, p in params.items()
-                                                       if p.default is inspect.Parameter.empty}, name
-            for n, p in params.items():
-                if p.default is not inspect.Parameter.empty:
-                    assert schema["properties"][n].get("default") == p.default, (name, n)
+        _assert_tools_mirror_the_library(tools, GHAP_TOOLS)
 
         none = await _ok(session, "get_active_ghap")
         assert none["has_active"] is False and none["id"] is None
@@ -384,13 +389,7 @@ def test_learning_tools_cluster_validate_and_store_values_over_stdio(db: Path, t
         for name in ("get_clusters", "store_value"):
             assert tools[name].annotations.read_only_hint is False, name
             assert tools[name].annotations.destructive_hint is False, name
-        for name in LEARNING_TOOLS:  # same names, parameters and defaults as the library methods
-            params = {p.name: p for p in inspect.signature(getattr(learnmem.Learnmem, name)).parameters.values()
-                      if p.name != "self"}
-            schema = tools[name].input_schema
-            assert set(schema.get("properties", {})) == set(params), name
-            assert set(schema.get("required", [])) == {n for n, p in params.items()
-                                                       if p.default is inspect.Parameter.empty}, name
+        _assert_tools_mirror_the_library(tools, LEARNING_TOOLS)
 
         run = await _ok(session, "get_clusters", axis="surprise")
         assert run["axis"] == "surprise" and run["count"] == len(run["clusters"]) >= 5
