@@ -341,7 +341,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
     "forget": (cmd_forget, "delete a memory by id"),
     "sql": (cmd_sql, "run a read-only SQL query on the database"),
     "info": (cmd_info, "show the database file, its size, model and row counts"),
-    "reembed": (cmd_reembed, "embed every memory again with the current model (after a model change)"),
+    "reembed": (cmd_reembed, "embed every memory and experience again with the current model (after a model change)"),
     "index": (cmd_index, "index the source files of a folder: units, embeddings, call graph (incremental)"),
     "search-code": (cmd_search_code, "search indexed code by meaning and identifiers"),
     "callers": (cmd_callers, "show the call sites that call a function"),

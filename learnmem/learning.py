@@ -5,10 +5,12 @@ an axis (experiences.py); an agent reads a cluster's members and writes a
 candidate value (a one-sentence principle); the library accepts it only when
 the text is grounded in that cluster (`validate_value`).
 
-Clustering (`get_clusters`): the unit vectors of the axis are centred and
-projected on their first REDUCED_DIMS principal components, and HDBSCAN
-(`hdbscan`, excess-of-mass selection) groups them there; high-dimensional
-densities are too flat to separate themes (../shared/GHAP.md "Clustering").
+Clustering (`get_clusters`): the unit vectors of the axis are centred,
+projected on their first REDUCED_DIMS principal components and put back on
+the unit sphere, and HDBSCAN (`hdbscan`, excess-of-mass selection) groups them
+there; high-dimensional densities are too flat to separate themes
+(../shared/GHAP.md "Clustering"; the measurements behind the defaults are in
+bench/learning/RESULTS.md).
 Centroids are taken back in the model's space, weighted by tier, so that a
 value's embedding can be compared with them. Every run is stored
 (`cluster_runs`, `clusters`, `cluster_members`). A new cluster inherits the id
