@@ -108,6 +108,7 @@ def ritual(lm, truth: dict[str, str]) -> dict:
         run = lm.get_clusters(axis)
         members = {c.cluster_id: {m.ghap_id for m in lm.get_cluster_members(c.cluster_id, limit=100)}
                    for c in run.clusters}
+        narrative = narrative_rule(lm, axis)
         rows = []
         for theme, value in themes.VALUES.items():
             counts = {cid: sum(1 for g in ids if truth.get(g) == theme) for cid, ids in members.items()}
@@ -118,6 +119,7 @@ def ritual(lm, truth: dict[str, str]) -> dict:
             own = lm.validate_value(value, cluster_id)
             others = [lm.validate_value(v, cluster_id) for t, v in themes.VALUES.items() if t != theme]
             unrelated = [lm.validate_value(v, cluster_id) for v in themes.UNRELATED]
+            other_texts = [v for t, v in themes.VALUES.items() if t != theme]
             rows.append({
                 "theme": theme, "cluster_id": cluster_id, "cluster_size": len(members[cluster_id]),
                 "theme_share": counts[cluster_id] / len(members[cluster_id]),
@@ -126,6 +128,9 @@ def ritual(lm, truth: dict[str, str]) -> dict:
                 "faithful_reason": own.reason,
                 "other_themes_refused": sum(not c.valid for c in others), "other_themes": len(others),
                 "unrelated_refused": sum(not c.valid for c in unrelated), "unrelated": len(unrelated),
+                "narrative_faithful_valid": narrative(value, cluster_id),
+                "narrative_other_refused": sum(not narrative(v, cluster_id) for v in other_texts),
+                "narrative_unrelated_refused": sum(not narrative(v, cluster_id) for v in themes.UNRELATED),
             })
         out[axis] = rows
         found = [r for r in rows if r["cluster_id"]]
@@ -133,6 +138,22 @@ def ritual(lm, truth: dict[str, str]) -> dict:
             f"{sum(r['other_themes_refused'] for r in found)}/{sum(r['other_themes'] for r in found)}, unrelated "
             f"refused {sum(r['unrelated_refused'] for r in found)}/{sum(r['unrelated'] for r in found)}")
     return out
+
+
+def narrative_rule(lm, axis: str):
+    """The formula applied to the axis embeddings themselves, for comparison: valid when the cluster is the
+    text's nearest and its distance to the cluster's centroid is within mean + 1 sd of the members' distances."""
+    rows = lm.sql("SELECT cluster_id, centroid, threshold_distance FROM clusters WHERE run_id = "
+                  "(SELECT run_id FROM latest_cluster_runs WHERE axis = ?) ORDER BY cluster_id", [axis]).fetchall()
+    ids = [row[0] for row in rows]
+    centroids = np.asarray([row[1] for row in rows], dtype=np.float32)
+    thresholds = {row[0]: row[2] for row in rows}
+
+    def valid(text: str, cluster_id: str) -> bool:
+        similarity = centroids @ lm.embedder.embed([text])[0]
+        return ids[int(np.argmax(similarity))] == cluster_id and \
+            1.0 - float(similarity[ids.index(cluster_id)]) <= thresholds[cluster_id]
+    return valid
 
 
 def ghap_corpus(size: int) -> Path | None:
@@ -229,13 +250,19 @@ def report(info: dict, q: dict, r: dict, s: dict) -> str:
               "For each theme, its cluster is the one holding most of its experiences. A faithful one-sentence "
               "summary of the theme (bench/learning/themes.py VALUES) must be valid for it; the other themes' "
               "summaries and unrelated statements must be refused.", "",
-              "| axis | themes with a cluster | faithful accepted | other themes refused | unrelated refused |",
-              "|---|---|---|---|---|"]
+              "**library** is `validate_value` (nearest cluster + within mean + 1 sd of the members' value forms); "
+              "**narrative** applies the same formula to the axis embeddings themselves (nearest cluster + within "
+              "mean + 1 sd of the members' distances to the cluster's centroid), for comparison.", "",
+              "| axis | rule | themes with a cluster | faithful accepted | other themes refused | unrelated refused |",
+              "|---|---|---|---|---|---|"]
     for axis, rows in r.items():
         found = [row for row in rows if row["cluster_id"]]
-        lines.append(f"| {axis} | {len(found)} of {len(rows)} | {sum(x['faithful_valid'] for x in found)} | "
+        lines.append(f"| {axis} | library | {len(found)} of {len(rows)} | {sum(x['faithful_valid'] for x in found)} | "
                      f"{sum(x['other_themes_refused'] for x in found)} of {sum(x['other_themes'] for x in found)} | "
                      f"{sum(x['unrelated_refused'] for x in found)} of {sum(x['unrelated'] for x in found)} |")
+        lines.append(f"| {axis} | narrative | | {sum(x['narrative_faithful_valid'] for x in found)} | "
+                     f"{sum(x['narrative_other_refused'] for x in found)} of {sum(x['other_themes'] for x in found)} | "
+                     f"{sum(x['narrative_unrelated_refused'] for x in found)} of {sum(x['unrelated'] for x in found)} |")
     lines += ["", "Per theme (distance of the faithful summary / threshold; the reason when refused):", ""]
     for axis, rows in r.items():
         for row in rows:
