@@ -16,7 +16,8 @@ value's embedding can be compared with them. Every run is stored
 (`cluster_runs`, `clusters`, `cluster_members`). A new cluster inherits the id
 of the previous run's cluster whose members it keeps at least CARRY_OVER of
 (largest overlaps first, one to one), so values stay attached; a value whose
-cluster found no successor is flagged (`dissolved_at`), never deleted.
+cluster found no successor is flagged (`dissolved_at`), never deleted. An
+axis where nothing clusters raises InsufficientDataError and stores nothing.
 
 Validation: see `validate_value`.
 """
@@ -107,6 +108,10 @@ def get_clusters(store: Store, embedder, axis: str) -> ClusterRun:
     weights = np.asarray([ghap.TIER_WEIGHTS.get(t, 0.0) for t in rows.column("confidence_tier").to_pylist()])
     ghap_ids = rows.column("ghap_id").to_pylist()
     groups = [np.flatnonzero(labels == label) for label in range(int(labels.max()) + 1)]
+    if not groups:  # nothing stored: the axis's earlier clustering, if any, stays the current one
+        raise InsufficientDataError(
+            f"axis {axis!r}: none of the {rows.num_rows} experiences form a cluster of at least "
+            f"{chosen.min_cluster_size} (all are noise); wait for more experiences or lower LEARNMEM_MIN_CLUSTER_SIZE")
     groups.sort(key=lambda members: (-len(members), int(members[0])))
     texts = _term_documents(rows)
     found = [_describe(vectors, weights, members, texts) for members in groups]

@@ -164,20 +164,34 @@ def test_parameters_come_from_the_environment(clustered, monkeypatch):
     assert all(c.size >= 8 for c in run.clusters)
 
 
-def test_an_axis_of_only_noise_gives_no_clusters_and_flags_its_values(clustered, monkeypatch):
-    run = clustered.get_clusters("surprise")
-    central = clustered.get_cluster_members(run.clusters[0].cluster_id, limit=1)[0]
-    check = clustered.validate_value(central.surprise, run.clusters[0].cluster_id)
-    assert check.valid, check
-    stored = clustered.store_value(central.surprise, run.clusters[0].cluster_id, "surprise")
+def test_an_axis_of_only_noise_is_insufficient_data_and_stores_nothing(clustered, monkeypatch):
+    first = clustered.get_clusters("surprise")
     monkeypatch.setenv("LEARNMEM_MIN_CLUSTER_SIZE", "500")  # nothing can form a cluster now
-    empty = clustered.get_clusters("surprise")
-    assert (empty.count, empty.noise_count, empty.clusters) == (0, 60, ())
-    assert empty.dissolved_values == (stored.id,)
-    (value,) = clustered.list_values()
-    assert value.id == stored.id and value.dissolved_at is not None and value.cluster_size == 0
-    with pytest.raises(NotFoundError, match="latest clustering"):
-        clustered.validate_value(central.surprise, run.clusters[0].cluster_id)
+    with pytest.raises(InsufficientDataError, match="none of the 60 experiences .* at least 500"):
+        clustered.get_clusters("surprise")
+    assert clustered.sql("SELECT count(*) FROM cluster_runs").fetchone() == (1,)
+    current = clustered.sql("SELECT run_id FROM latest_cluster_runs WHERE axis = 'surprise'").fetchone()[0]
+    assert current == first.run_id  # the earlier clustering stays the current one
+
+
+def test_values_whose_cluster_has_no_successor_are_flagged_not_deleted(clustered, monkeypatch):
+    run = clustered.get_clusters("surprise")
+    stored = {}
+    for cluster in run.clusters:
+        central = clustered.get_cluster_members(cluster.cluster_id, limit=1)[0]
+        if clustered.validate_value(central.surprise, cluster.cluster_id).valid:
+            stored[clustered.store_value(central.surprise, cluster.cluster_id, "surprise").id] = cluster.cluster_id
+    assert len(stored) >= 3
+    monkeypatch.setenv("LEARNMEM_MIN_CLUSTER_SIZE", "15")  # fewer, larger clusters: several old ones merge
+    merged = clustered.get_clusters("surprise")
+    survivors = {cluster.cluster_id for cluster in merged.clusters}
+    orphaned = {value_id for value_id, cluster_id in stored.items() if cluster_id not in survivors}
+    assert orphaned and set(merged.dissolved_values) == orphaned
+    listed = {value.id: value for value in clustered.list_values(limit=100)}
+    assert set(listed) == set(stored)  # nothing deleted
+    assert {value_id for value_id, value in listed.items() if value.dissolved_at} == orphaned
+    assert all(listed[value_id].cluster_size == 0 for value_id in orphaned)
+    assert set(list(listed)[-len(orphaned):]) == orphaned  # listed last: their cluster has no size now
 
 
 # -- values ------------------------------------------------------------------------
