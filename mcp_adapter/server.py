@@ -461,7 +461,7 @@ def build_server(lm: Any) -> MCPServer:
             f"themes of past work. axis: {axes}. Returns {{axis, run_id, clusters: [{{cluster_id, label, size, "
             "avg_weight}], count, noise_count, experience_count, created_at, dissolved_values}, largest first. "
             "Cluster ids (e.g. surprise-3) carry over to the next run when most members do. Fewer than 20 "
-            "experiences on the axis: insufficient_data."
+            "experiences on the axis, or none forming a cluster: insufficient_data."
         ),
     )
     async def get_clusters(
