@@ -3,9 +3,10 @@
 The contract (enums, transitions, limits, outputs) is ../shared/GHAP.md. The
 entry being worked on lives in `ghap_active` (at most one row), resolved ones
 in `ghap_resolved` (appended, never changed: a small table takes the updates,
-so a checkpoint never rewrites the history); the view `ghap_entries` shows both.
-The session and its tool counter live in `sessions`. Each transition is one write transaction that reads the
-state it changes inside that transaction, so two processes (an MCP server and a
+so a checkpoint never rewrites the history); the view `ghap_entries` shows
+both. The session and its tool counter live in `sessions`. Each transition is
+one write transaction that reads the state it changes inside that
+transaction, so two processes (an MCP server and a
 hook) never lose each other's updates. A resolution also records the entry's
 experience axes (experiences.py) in the same transaction, with their
 embeddings pending; they are embedded just after the commit, and if that
