@@ -6,8 +6,9 @@ candidate value (a one-sentence principle); the library accepts it only when
 the text is grounded in that cluster (`validate_value`).
 
 Clustering (`get_clusters`): the unit vectors of the axis are centred,
-projected on their first REDUCED_DIMS principal components and put back on
-the unit sphere, and HDBSCAN (`hdbscan`, excess-of-mass selection) groups them
+projected on as many principal components as it takes to keep
+EXPLAINED_VARIANCE of their variance (within MIN_DIMS..MAX_DIMS: templated
+narratives need few, short varied texts more) and put back on the unit sphere, and HDBSCAN (`hdbscan`, excess-of-mass selection) groups them
 there; high-dimensional densities are too flat to separate themes
 (../shared/GHAP.md "Clustering"; the measurements behind the defaults are in
 bench/learning/RESULTS.md).
@@ -52,7 +53,8 @@ MAX_VALUES = 100
 MAX_SEARCH = 50
 CARRY_OVER = 0.5  # share of an old cluster's members a new cluster must hold to inherit its id
 LABEL_TERMS = 3
-REDUCED_DIMS = 16
+EXPLAINED_VARIANCE = 0.5  # of the centred vectors' variance kept by the projection
+MIN_DIMS, MAX_DIMS = 8, 48
 DEFAULT_MIN_CLUSTER_SIZE = 5
 DEFAULT_MIN_SAMPLES = 1
 CLUSTER_ID = re.compile(r"^(" + "|".join(AXES) + r")-([1-9][0-9]{0,8})$")
@@ -65,7 +67,7 @@ class Parameters:
 
     min_cluster_size: int
     min_samples: int
-    reduced_dims: int = REDUCED_DIMS
+    explained_variance: float = EXPLAINED_VARIANCE
     selection: str = "eom"
 
 
@@ -104,7 +106,7 @@ def get_clusters(store: Store, embedder, axis: str) -> ClusterRun:
                                     f"least {MIN_EXPERIENCES}")
     chosen = parameters()
     vectors = to_matrix(rows.column("embedding"), rows.column("embedding").type.list_size)
-    labels = cluster_labels(vectors, chosen)
+    labels, dims = cluster_labels(vectors, chosen)
     weights = np.asarray([ghap.TIER_WEIGHTS.get(t, 0.0) for t in rows.column("confidence_tier").to_pylist()])
     ghap_ids = rows.column("ghap_id").to_pylist()
     groups = [np.flatnonzero(labels == label) for label in range(int(labels.max()) + 1)]
@@ -126,7 +128,8 @@ def get_clusters(store: Store, embedder, axis: str) -> ClusterRun:
         highest = con.execute(sql.query("highest_cluster_number"), {"axis": axis}).fetchone()[0]
         ids = match_clusters(memberships, [{ghap_ids[i] for i in members} for members in groups], axis, highest)
         con.execute(sql.query("insert_cluster_run"), {
-            "id": run_id, "axis": axis, "created_at": now, "parameters": json.dumps(asdict(chosen)),
+            "id": run_id, "axis": axis, "created_at": now,
+            "parameters": json.dumps(asdict(chosen) | {"reduced_dims": dims}),
             "experience_count": rows.num_rows, "cluster_count": len(groups),
             "noise_count": int((labels < 0).sum()),
         })
@@ -143,20 +146,26 @@ def get_clusters(store: Store, embedder, axis: str) -> ClusterRun:
                       dissolved_values=tuple(sorted(dissolved)))
 
 
-def cluster_labels(vectors: np.ndarray, chosen: Parameters) -> np.ndarray:
-    """HDBSCAN labels (-1 = noise) of unit vectors, found on their first principal components."""
+def cluster_labels(vectors: np.ndarray, chosen: Parameters) -> tuple[np.ndarray, int]:
+    """HDBSCAN labels (-1 = noise) of unit vectors, found on their first principal components; and how many
+    components were kept (enough for `chosen.explained_variance` of the variance, MIN_DIMS to MAX_DIMS)."""
     import hdbscan
     import numpy as np
 
     centred = vectors - vectors.mean(axis=0)
-    dims = min(chosen.reduced_dims, *centred.shape)
-    _, _, components = np.linalg.svd(centred, full_matrices=False)
+    _, singular, components = np.linalg.svd(centred, full_matrices=False)
+    explained = np.cumsum(singular**2) / max(float((singular**2).sum()), 1e-12)
+    if chosen.explained_variance >= 1:  # no reduction (bench/learning compares)
+        dims = len(singular)
+    else:
+        dims = int(np.searchsorted(explained, chosen.explained_variance)) + 1
+        dims = min(max(dims, MIN_DIMS), MAX_DIMS, len(singular))
     reduced = centred @ components[:dims].T
     # Back on the unit sphere: directions, not lengths, carry the meaning (as cosine does in 384-d).
     reduced /= np.maximum(np.linalg.norm(reduced, axis=1, keepdims=True), 1e-12)
     clusterer = hdbscan.HDBSCAN(min_cluster_size=chosen.min_cluster_size, min_samples=chosen.min_samples,
                                 cluster_selection_method=chosen.selection, core_dist_n_jobs=1)
-    return clusterer.fit_predict(reduced.astype(np.float64))
+    return clusterer.fit_predict(reduced.astype(np.float64)), dims
 
 
 @dataclass(frozen=True)

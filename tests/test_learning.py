@@ -115,9 +115,11 @@ def test_a_run_is_stored_with_its_clusters_members_and_parameters(clustered):
     stored = clustered.sql("SELECT axis, experience_count, cluster_count, noise_count, parameters FROM cluster_runs "
                            "WHERE id = ?", [run.run_id]).fetchone()
     assert stored[:4] == ("surprise", 60, run.count, run.noise_count)
-    assert json.loads(stored[4]) == {"min_cluster_size": learning.DEFAULT_MIN_CLUSTER_SIZE,
-                                     "min_samples": learning.DEFAULT_MIN_SAMPLES,
-                                     "reduced_dims": learning.REDUCED_DIMS, "selection": "eom"}
+    parameters = json.loads(stored[4])
+    assert learning.MIN_DIMS <= parameters.pop("reduced_dims") <= learning.MAX_DIMS
+    assert parameters == {"min_cluster_size": learning.DEFAULT_MIN_CLUSTER_SIZE,
+                          "min_samples": learning.DEFAULT_MIN_SAMPLES,
+                          "explained_variance": learning.EXPLAINED_VARIANCE, "selection": "eom"}
     members = clustered.sql("SELECT count(*), count(cluster_id) FROM cluster_members WHERE run_id = ?",
                             [run.run_id]).fetchone()
     assert members == (60, 60 - run.noise_count)

@@ -4,8 +4,8 @@ tests/data/experiences.jsonl holds 332 experiences: 10 planted themes of ~25
 (flaky tests from shared state, timezone bugs, stale caches, ...) written with
 varied wording, and 82 one-off tasks. The floors below sit well under what
 bench/learning measured with the library's defaults (bench/learning/RESULTS.md:
-full ARI 0.173 / purity 0.72, strategy 0.074 / 0.52, surprise 0.109 / 0.42,
-root_cause 0.131 / 0.36; the ritual on the full axis accepted 9 of 10 faithful
+full ARI 0.221 / purity 0.71, strategy 0.068 / 0.46, surprise 0.130 / 0.46,
+root_cause 0.170 / 0.70; the ritual on the full axis accepted 8 of 10 faithful
 summaries and refused every other theme's summary and every unrelated
 statement): they fail when a change makes things far worse, not on noise.
 """
@@ -27,8 +27,8 @@ WRITTEN = json.loads((DATA / "experiences_values.json").read_text(encoding="utf-
 VALUES, UNRELATED = WRITTEN["values"], WRITTEN["unrelated"]
 
 # axis: (ARI floor, purity floor)
-FLOORS = {"full": (0.10, 0.55), "strategy": (0.03, 0.35), "surprise": (0.05, 0.28), "root_cause": (0.06, 0.25)}
-FAITHFUL_FLOOR = 8  # of the 10 themes, on the full axis
+FLOORS = {"full": (0.12, 0.55), "strategy": (0.03, 0.30), "surprise": (0.07, 0.30), "root_cause": (0.09, 0.45)}
+FAITHFUL_FLOOR = 7  # of the 10 themes, on the full axis
 
 
 @pytest.fixture(scope="module")
@@ -77,8 +77,8 @@ def theme_cluster(lm, axis: str, theme: str) -> str:
 
 
 def test_the_value_ritual_on_every_planted_theme(corpus):
-    """Full axis, every theme: its faithful summary passes for its cluster (all but at most two themes, whose
-    cluster is mixed), and no other theme's summary and no unrelated statement passes for it."""
+    """Full axis, every theme: its faithful summary passes for its cluster (all but at most three themes,
+    whose cluster is mixed), and no other theme's summary and no unrelated statement passes for it."""
     lm, _ = corpus
     accepted = []
     for theme, value in VALUES.items():

@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "bench" / "out" / "learning"
 GHAP_CORPUS = ROOT / "bench" / "out" / "ghap" / "corpus"
 AXES = ("full", "strategy", "surprise", "root_cause")
-GRID_DIMS = (8, 16, 32, 384)
+GRID_VARIANCE = (0.3, 0.4, 0.5, 0.65, 1.0)  # share of the variance the projection keeps; 1.0: none
 GRID_SIZES = ((3, 1), (4, 2), (5, 1), (5, 3), (8, 1), (8, 3))
 
 
@@ -79,25 +79,28 @@ def quality(lm, truth: dict[str, str], strategies: dict[str, str]) -> dict:
     for axis in AXES:
         vectors, ids, labels_true = axis_data(lm, axis, truth)
         rows = []
-        for dims in GRID_DIMS:
+        for variance in GRID_VARIANCE:
             for size, samples in GRID_SIZES:
-                chosen = replace(base, reduced_dims=dims, min_cluster_size=size, min_samples=samples)
-                labels = learning.cluster_labels(vectors, chosen).tolist()
+                chosen = replace(base, explained_variance=variance, min_cluster_size=size, min_samples=samples)
+                labels, dims = learning.cluster_labels(vectors, chosen)
+                labels = labels.tolist()
                 themed = [i for i, t in enumerate(labels_true) if t != "noise"]
                 rows.append({
-                    "dims": dims, "min_cluster_size": size, "min_samples": samples,
+                    "variance": variance, "dims": dims, "min_cluster_size": size, "min_samples": samples,
                     "clusters": len(set(labels) - {-1}), "noise": labels.count(-1),
                     "ari": adjusted_rand_score(labels_true, labels),
                     "ari_strategy": adjusted_rand_score([strategies[i] for i in ids], labels),
                     "purity": themes.purity(labels, labels_true),
                     "coverage": sum(1 for i in themed if labels[i] >= 0) / max(len(themed), 1),
-                    "default": (dims, size, samples) == (base.reduced_dims, base.min_cluster_size, base.min_samples),
+                    "default": (variance, size, samples) == (base.explained_variance, base.min_cluster_size,
+                                                             base.min_samples),
                 })
         out[axis] = {"n": len(ids), "themed": sum(1 for t in labels_true if t != "noise"), "grid": rows}
         best = max(rows, key=lambda r: r["ari"])
         default = next(r for r in rows if r["default"])
         log(f"{axis}: n={len(ids)} default ari {default['ari']:.3f} purity {default['purity']:.3f}; "
-            f"best ari {best['ari']:.3f} at dims {best['dims']} size {best['min_cluster_size']}/{best['min_samples']}")
+            f"best ari {best['ari']:.3f} at variance {best['variance']} ({best['dims']} dims) size "
+            f"{best['min_cluster_size']}/{best['min_samples']}")
     return out
 
 
@@ -224,26 +227,27 @@ def report(info: dict, q: dict, r: dict, s: dict) -> str:
     lines += [f"| {k} | {v} |" for k, v in info.items()]
     base = learning.parameters()
     lines += ["", "## 1. Planted themes recovered (tests/data/experiences.jsonl, all-MiniLM-L6-v2)", "",
-              f"The library's defaults: {base.reduced_dims} principal components, min_cluster_size "
+              f"The library's defaults: the principal components that keep {base.explained_variance:.0%} of the "
+              f"variance ({learning.MIN_DIMS}-{learning.MAX_DIMS}; the run's count below), min_cluster_size "
               f"{base.min_cluster_size}, min_samples {base.min_samples}, eom. ARI: adjusted Rand index against the "
               "themes (noise experiences are one more label; HDBSCAN's noise one more cluster); purity: of the "
               "clustered experiences; coverage: share of the themed experiences that land in some cluster. "
               "ARI vs strategy: the same labels scored against the entries' strategy field.", "",
-              "| axis | experiences (themed) | defaults: clusters / noise | ARI | purity | coverage | ARI vs strategy "
-              "| best ARI in the grid (dims, size/samples) |", "|---|---|---|---|---|---|---|---|"]
+              "| axis | experiences (themed) | defaults: dims, clusters / noise | ARI | purity | coverage | ARI vs strategy "
+              "| best ARI in the grid (variance kept, size/samples) |", "|---|---|---|---|---|---|---|---|"]
     for axis, data in q.items():
         d = next(row for row in data["grid"] if row["default"])
         best = max(data["grid"], key=lambda row: row["ari"])
-        lines.append(f"| {axis} | {data['n']} ({data['themed']}) | {d['clusters']} / {d['noise']} | {d['ari']:.3f} | "
-                     f"{d['purity']:.3f} | {d['coverage']:.3f} | {d['ari_strategy']:.3f} | {best['ari']:.3f} "
-                     f"({best['dims']}, {best['min_cluster_size']}/{best['min_samples']}) |")
+        lines.append(f"| {axis} | {data['n']} ({data['themed']}) | {d['dims']}, {d['clusters']} / {d['noise']} | "
+                     f"{d['ari']:.3f} | {d['purity']:.3f} | {d['coverage']:.3f} | {d['ari_strategy']:.3f} | "
+                     f"{best['ari']:.3f} ({best['variance']}, {best['min_cluster_size']}/{best['min_samples']}) |")
     lines += ["", "The grid (ARI / purity / coverage / clusters):", ""]
     for axis, data in q.items():
-        lines += [f"**{axis}**", "", "| dims | " + " | ".join(f"{a}/{b}" for a, b in GRID_SIZES) + " |",
+        lines += [f"**{axis}**", "", "| variance kept (dims) | " + " | ".join(f"{a}/{b}" for a, b in GRID_SIZES) + " |",
                   "|---|" + "---|" * len(GRID_SIZES)]
-        for dims in GRID_DIMS:
-            cells = [row for row in data["grid"] if row["dims"] == dims]
-            lines.append(f"| {dims} | " + " | ".join(
+        for variance in GRID_VARIANCE:
+            cells = [row for row in data["grid"] if row["variance"] == variance]
+            lines.append(f"| {variance} ({cells[0]['dims']}) | " + " | ".join(
                 f"{c['ari']:.2f} / {c['purity']:.2f} / {c['coverage']:.2f} / {c['clusters']}" for c in cells) + " |")
         lines.append("")
     lines += ["## 2. The value ritual (library defaults)", "",

@@ -67,7 +67,8 @@ VALUES ($id, $text, $axis, $cluster_id, $cluster_size, $similarity_to_centroid, 
 SELECT v.id, v.text, v.axis, v.cluster_id, coalesce(c.size, 0) AS cluster_size, v.similarity_to_centroid,
        v.created_at, v.dissolved_at
 FROM learned_values v
-LEFT JOIN current_clusters c ON c.cluster_id = v.cluster_id
+LEFT JOIN latest_cluster_runs r ON r.axis = v.axis
+LEFT JOIN clusters c ON c.run_id = r.run_id AND c.cluster_id = v.cluster_id
 WHERE $axis::VARCHAR IS NULL OR v.axis = $axis
 ORDER BY coalesce(c.size, 0) DESC, v.created_at DESC, v.id DESC
 LIMIT $limit;
@@ -76,7 +77,8 @@ LIMIT $limit;
 SELECT v.id, v.text, v.axis, v.cluster_id, coalesce(c.size, 0) AS cluster_size, v.similarity_to_centroid,
        v.created_at, v.dissolved_at, v.embedding, v.terms
 FROM learned_values v
-LEFT JOIN current_clusters c ON c.cluster_id = v.cluster_id
+LEFT JOIN latest_cluster_runs r ON r.axis = v.axis
+LEFT JOIN clusters c ON c.run_id = r.run_id AND c.cluster_id = v.cluster_id
 WHERE $axis::VARCHAR IS NULL OR v.axis = $axis;
 
 -- name: cluster_value_forms
