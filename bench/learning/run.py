@@ -274,7 +274,7 @@ def report(info: dict, q: dict, r: dict, s: dict) -> str:
                 lines.append(f"- {axis} / {row['theme']}: no cluster holds any of its experiences")
             elif not row["faithful_valid"]:
                 lines.append(f"- {axis} / {row['theme']} ({row['cluster_id']}, {row['cluster_size']} members, "
-                             f"{row['theme_share']:.0%} of the theme): refused: {row['faithful_reason']}")
+                             f"{row['theme_share']:.0%} of them from the theme): refused: {row['faithful_reason']}")
     lines += ["", "## 3. Speed", "", "| what | n | time | target |", "|---|---|---|---|"]
     targets = {1000: ("<= 1 s", "<= 3 s"), 10000: ("-", "<= 20 s")}
     for size in (1000, 10000):
