@@ -58,6 +58,7 @@ class Learnmem:
         self._commit_index = commit_search.CommitIndex(self.store, dim)
         self._experience_index = experiences.ExperienceIndex(self.store, dim)
         self._value_forms = learning.ValueFormCache()
+        self._value_index = learning.ValueIndex(self.store)
 
     def __repr__(self) -> str:
         mode = "read-only" if self.store.read_only else "read-write"
@@ -321,11 +322,11 @@ class Learnmem:
 
     def list_values(self, axis: str | None = None, limit: int = 20) -> list[Value]:
         """Stored values by cluster size, then newest first; dissolved ones carry `dissolved_at`."""
-        return learning.list_values(self.store, axis, limit)
+        return learning.list_values(self._value_index, axis, limit)
 
     def search_values(self, query: str, axis: str | None = None, limit: int = 5) -> list[Value]:
         """Values matching `query` (hybrid), best first; empty query -> []."""
-        return learning.search_values(self.store, self.embedder, query, axis, limit)
+        return learning.search_values(self._value_index, self.embedder, query, axis, limit)
 
     def export_ghap(self, path_or_stream: str | os.PathLike | TextIO, include_active: bool = False) -> int:
         """Write the entries as JSON lines (GHAP.md's entry format), oldest first, to a path or text stream;

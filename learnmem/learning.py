@@ -38,6 +38,7 @@ from learnmem import experiences, ghap, keywords, sql, validate
 from learnmem.errors import InsufficientDataError, NotFoundError, ValidationError
 from learnmem.ghap_records import Experience
 from learnmem.learning_records import ClusterInfo, ClusterRun, Value, ValueCheck
+from learnmem.snapshot_cache import SnapshotCache
 from learnmem.store import Store, iso, utc_now
 
 if TYPE_CHECKING:
@@ -455,23 +456,39 @@ def _value(row: dict, score: float | None = None) -> Value:
                  dissolved_at=iso(row["dissolved_at"]) if row["dissolved_at"] is not None else None, score=score)
 
 
-def list_values(store: Store, axis: str | None = None, limit: int = 20) -> list[Value]:
+class ValueSnapshot:
+    """Every stored value, in list order, with its vector and BM25 terms."""
+
+    def __init__(self, table: pa.Table):
+        from learnmem.search import Bm25
+        from learnmem.vectors import to_matrix_with_gaps
+
+        self.rows = table.drop_columns(["embedding", "terms"]).to_pylist()
+        self.vectors = to_matrix_with_gaps(table.column("embedding"), EMBEDDING_DIM)
+        self.bm25 = Bm25(table.column("terms"))
+
+
+class ValueIndex(SnapshotCache[ValueSnapshot]):
+    """Keeps a ValueSnapshot current for one store (reloaded when values or clusterings change)."""
+
+    def __init__(self, store: Store):
+        super().__init__(store, sql.query("value_stats"), sql.query("all_values"), ValueSnapshot)
+
+
+def list_values(index: ValueIndex, axis: str | None = None, limit: int = 20) -> list[Value]:
     """Stored values by the size of their cluster now, then newest first (dissolved ones last)."""
     if axis is not None:
         validate.choice("axis", axis, AXES)
     validate.integer("limit", limit, low=1, high=MAX_VALUES)
-    with store.read() as con:
-        cursor = con.execute(sql.query("list_values"), {"axis": axis, "limit": limit})
-        names = [column[0] for column in cursor.description]
-        return [_value(dict(zip(names, row))) for row in cursor.fetchall()]
+    rows = index.snapshot().rows
+    return [_value(row) for row in rows if axis is None or row["axis"] == axis][:limit]
 
 
-def search_values(store: Store, embedder, query: str, axis: str | None = None, limit: int = 5) -> list[Value]:
+def search_values(index: ValueIndex, embedder, query: str, axis: str | None = None, limit: int = 5) -> list[Value]:
     """Values matching `query` by meaning and keywords (hybrid), best first; an empty query finds nothing."""
     import numpy as np
 
-    from learnmem.search import Bm25, hybrid_rank, one_blas_thread
-    from learnmem.vectors import to_matrix
+    from learnmem.search import hybrid_rank, one_blas_thread
 
     text = validate.text("query", query, max_chars=experiences.MAX_QUERY_CHARS, allow_empty=True)
     if axis is not None:
@@ -479,16 +496,14 @@ def search_values(store: Store, embedder, query: str, axis: str | None = None, l
     validate.integer("limit", limit, low=1, high=MAX_SEARCH)
     if not text:
         return []
-    with store.read() as con:
-        table = con.execute(sql.query("value_vectors"), {"axis": axis}).to_arrow_table()
-    if table.num_rows == 0:
+    values = index.snapshot()
+    eligible = np.asarray([axis is None or row["axis"] == axis for row in values.rows], dtype=bool)
+    if not eligible.any():
         return []
     query_vector = embedder.embed([text])[0]
     with one_blas_thread():
-        similarity = to_matrix(table.column("embedding"), len(query_vector)) @ query_vector
-    ranked = hybrid_rank(similarity, Bm25(table.column("terms")), keywords.terms(text),
-                         np.ones(table.num_rows, dtype=bool), limit,
-                         importance=np.asarray(table.column("cluster_size").to_pylist(), dtype=float),
-                         recency=np.arange(table.num_rows))
-    rows = table.drop_columns(["embedding", "terms"]).to_pylist()
-    return [_value(rows[int(row)], round(float(score), 6)) for row, score in zip(ranked.rows, ranked.scores)]
+        similarity = values.vectors @ query_vector
+    ranked = hybrid_rank(similarity, values.bm25, keywords.terms(text), eligible, limit,
+                         importance=np.asarray([row["cluster_size"] for row in values.rows], dtype=float),
+                         recency=-np.arange(len(values.rows), dtype=float))
+    return [_value(values.rows[int(row)], round(float(score), 6)) for row, score in zip(ranked.rows, ranked.scores)]

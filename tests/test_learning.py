@@ -255,3 +255,18 @@ def test_values_are_listed_by_cluster_size_and_found_by_search(clustered):
     assert [h.id for h in hits] == [stored[1].id] and hits[0].score is not None
     with pytest.raises(ValidationError, match="limit"):
         clustered.list_values(limit=0)
+
+
+def test_a_handles_value_list_follows_what_other_handles_write(clustered, monkeypatch):
+    run = clustered.get_clusters("surprise")
+    other = learnmem.open(clustered.path, embedder=HashingEmbedder())
+    assert clustered.list_values() == []  # cached now
+    central = clustered.get_cluster_members(run.clusters[0].cluster_id, limit=1)[0]
+    stored = other.store_value(central.surprise, run.clusters[0].cluster_id, "surprise")
+    assert [v.id for v in clustered.list_values()] == [stored.id]
+    assert clustered.search_values(central.surprise)[0].id == stored.id
+    monkeypatch.setenv("LEARNMEM_MIN_CLUSTER_SIZE", "15")
+    other.get_clusters("surprise")  # sizes change (or the cluster dissolves): the list shows it
+    (value,) = clustered.list_values()
+    current = {c.cluster_id: c.size for c in other.get_clusters("surprise").clusters}
+    assert value.cluster_size == current.get(stored.cluster_id, 0)

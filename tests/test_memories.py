@@ -64,6 +64,7 @@ BAD_INPUTS = [
     (dict(content="ok", category="fact", tags=[1]), r"tags\[0\]: expected a string, got int 1"),
     (dict(content="ok", category="fact", tags="style"), "tags: expected a list of strings"),
     (dict(content="ok", category="fact", tags=[""]), r"tags\[0\]: must not be empty"),
+    (dict(content="ok", category="fact", tags=["ok", "t" * 101]), r"tags\[1\]: 101 characters is over the limit of 100"),
 ]
 
 
@@ -184,10 +185,12 @@ def test_sql_returns_a_usable_relation(filled):
 
 
 text_strategy = st.text(st.characters(codec="utf-8"), min_size=1, max_size=300).filter(lambda s: s.strip())
+# A tag is at most 100 characters (longer ones are refused: BAD_INPUTS).
+tag_strategy = st.text(st.characters(codec="utf-8"), min_size=1, max_size=100).filter(lambda s: s.strip())
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(content=text_strategy, tags=st.lists(text_strategy, max_size=4))
+@given(content=text_strategy, tags=st.lists(tag_strategy, max_size=4))
 def test_arbitrary_unicode_round_trips(hashed_lm, content, tags):
     stored = hashed_lm.store_memory(content, "fact", tags=tags)
     memory = hashed_lm.get_memory(stored.id)

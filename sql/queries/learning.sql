@@ -62,24 +62,20 @@ INSERT INTO learned_values (id, text, axis, cluster_id, cluster_size, similarity
 VALUES ($id, $text, $axis, $cluster_id, $cluster_size, $similarity_to_centroid, $centroid_distance,
         $threshold_distance, $terms::VARCHAR[], $embedding::FLOAT[384], $created_at, NULL);
 
--- name: list_values
--- Values by the size of their cluster now (dissolved ones last), then newest first.
-SELECT v.id, v.text, v.axis, v.cluster_id, coalesce(c.size, 0) AS cluster_size, v.similarity_to_centroid,
-       v.created_at, v.dissolved_at
-FROM learned_values v
-LEFT JOIN latest_cluster_runs r ON r.axis = v.axis
-LEFT JOIN clusters c ON c.run_id = r.run_id AND c.cluster_id = v.cluster_id
-WHERE $axis::VARCHAR IS NULL OR v.axis = $axis
-ORDER BY coalesce(c.size, 0) DESC, v.created_at DESC, v.id DESC
-LIMIT $limit;
+-- name: value_stats
+-- Changes whenever a value is stored or flagged, or an axis is clustered again: the value snapshot reloads then.
+SELECT (SELECT count(*) FROM learned_values), (SELECT count(dissolved_at) FROM learned_values),
+       (SELECT max(created_at) FROM learned_values), (SELECT count(*) FROM cluster_runs);
 
--- name: value_vectors
+-- name: all_values
+-- Every value with the size of its cluster in the latest run of its axis (0 once dissolved), largest first,
+-- then newest: the order list_values gives.
 SELECT v.id, v.text, v.axis, v.cluster_id, coalesce(c.size, 0) AS cluster_size, v.similarity_to_centroid,
        v.created_at, v.dissolved_at, v.embedding, v.terms
 FROM learned_values v
 LEFT JOIN latest_cluster_runs r ON r.axis = v.axis
 LEFT JOIN clusters c ON c.run_id = r.run_id AND c.cluster_id = v.cluster_id
-WHERE $axis::VARCHAR IS NULL OR v.axis = $axis;
+ORDER BY cluster_size DESC, v.created_at DESC, v.id DESC;
 
 -- name: cluster_value_forms
 -- The most central members of a cluster with what they learned: validation compares a value with these.
