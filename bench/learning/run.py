@@ -75,30 +75,32 @@ def quality(lm, truth: dict[str, str], strategies: dict[str, str]) -> dict:
     from sklearn.metrics import adjusted_rand_score
 
     base = learning.parameters()
+    settings = [(variance, size, samples) for variance in GRID_VARIANCE for size, samples in GRID_SIZES]
+    default = (base.explained_variance, base.min_cluster_size, base.min_samples)
+    if default not in settings:  # the defaults overridden by LEARNMEM_MIN_CLUSTER_SIZE / LEARNMEM_MIN_SAMPLES
+        settings.append(default)
     out: dict = {}
     for axis in AXES:
         vectors, ids, labels_true = axis_data(lm, axis, truth)
+        themed = [i for i, t in enumerate(labels_true) if t != "noise"]
         rows = []
-        for variance in GRID_VARIANCE:
-            for size, samples in GRID_SIZES:
-                chosen = replace(base, explained_variance=variance, min_cluster_size=size, min_samples=samples)
-                labels, dims = learning.cluster_labels(vectors, chosen)
-                labels = labels.tolist()
-                themed = [i for i, t in enumerate(labels_true) if t != "noise"]
-                rows.append({
-                    "variance": variance, "dims": dims, "min_cluster_size": size, "min_samples": samples,
-                    "clusters": len(set(labels) - {-1}), "noise": labels.count(-1),
-                    "ari": adjusted_rand_score(labels_true, labels),
-                    "ari_strategy": adjusted_rand_score([strategies[i] for i in ids], labels),
-                    "purity": themes.purity(labels, labels_true),
-                    "coverage": sum(1 for i in themed if labels[i] >= 0) / max(len(themed), 1),
-                    "default": (variance, size, samples) == (base.explained_variance, base.min_cluster_size,
-                                                             base.min_samples),
-                })
-        out[axis] = {"n": len(ids), "themed": sum(1 for t in labels_true if t != "noise"), "grid": rows}
+        for variance, size, samples in settings:
+            chosen = replace(base, explained_variance=variance, min_cluster_size=size, min_samples=samples)
+            labels, dims = learning.cluster_labels(vectors, chosen)
+            labels = labels.tolist()
+            rows.append({
+                "variance": variance, "dims": dims, "min_cluster_size": size, "min_samples": samples,
+                "clusters": len(set(labels) - {-1}), "noise": labels.count(-1),
+                "ari": adjusted_rand_score(labels_true, labels),
+                "ari_strategy": adjusted_rand_score([strategies[i] for i in ids], labels),
+                "purity": themes.purity(labels, labels_true),
+                "coverage": sum(1 for i in themed if labels[i] >= 0) / max(len(themed), 1),
+                "default": (variance, size, samples) == default,
+            })
+        out[axis] = {"n": len(ids), "themed": len(themed), "grid": rows}
         best = max(rows, key=lambda r: r["ari"])
-        default = next(r for r in rows if r["default"])
-        log(f"{axis}: n={len(ids)} default ari {default['ari']:.3f} purity {default['purity']:.3f}; "
+        chosen_row = next(r for r in rows if r["default"])
+        log(f"{axis}: n={len(ids)} default ari {chosen_row['ari']:.3f} purity {chosen_row['purity']:.3f}; "
             f"best ari {best['ari']:.3f} at variance {best['variance']} ({best['dims']} dims) size "
             f"{best['min_cluster_size']}/{best['min_samples']}")
     return out
@@ -257,7 +259,8 @@ def report(info: dict, q: dict, r: dict, s: dict) -> str:
         lines += [f"**{axis}**", "", "| variance kept (dims) | " + " | ".join(f"{a}/{b}" for a, b in GRID_SIZES) + " |",
                   "|---|" + "---|" * len(GRID_SIZES)]
         for variance in GRID_VARIANCE:
-            cells = [row for row in data["grid"] if row["variance"] == variance]
+            cells = [row for row in data["grid"] if row["variance"] == variance
+                     and (row["min_cluster_size"], row["min_samples"]) in GRID_SIZES]
             lines.append(f"| {variance} ({cells[0]['dims']}) | " + " | ".join(
                 f"{c['ari']:.2f} / {c['purity']:.2f} / {c['coverage']:.2f} / {c['clusters']}" for c in cells) + " |")
         lines.append("")
