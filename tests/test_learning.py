@@ -270,3 +270,26 @@ def test_a_handles_value_list_follows_what_other_handles_write(clustered, monkey
     (value,) = clustered.list_values()
     current = {c.cluster_id: c.size for c in other.get_clusters("surprise").clusters}
     assert value.cluster_size == current.get(stored.cluster_id, 0)
+
+
+def test_clusters_keep_their_ids_when_new_experiences_join_them(clustered, tmp_path):
+    first = clustered.get_clusters("surprise")
+    before = {c.cluster_id: {m.ghap_id for m in clustered.get_cluster_members(c.cluster_id, limit=100)}
+              for c in first.clusters}
+    more = [dict(entry, id=entry["id"].replace("ghap_20250901", "ghap_20250902"),
+                 created_at=entry["created_at"].replace("2025-09-01", "2025-09-02"),
+                 outcome=dict(entry["outcome"], captured_at=entry["outcome"]["captured_at"].replace("2025-09-01",
+                                                                                                    "2025-09-02")))
+            for entry in entries(30, seed=9)]
+    source = tmp_path / "more.jsonl"
+    source.write_text("".join(json.dumps(entry) + "\n" for entry in more), encoding="utf-8")
+    assert clustered.import_ghap(source).imported == 30
+    grown = clustered.get_clusters("surprise")
+    assert grown.experience_count == 90
+    after = {c.cluster_id: {m.ghap_id for m in clustered.get_cluster_members(c.cluster_id, limit=100)}
+             for c in grown.clusters}
+    for cluster_id, members in before.items():  # every old cluster whose members stayed together kept its id
+        holder = max(after.values(), key=lambda new: len(new & members))
+        if len(holder & members) >= learning.CARRY_OVER * len(members):
+            assert members & after.get(cluster_id, set()), cluster_id
+    assert set(before) & set(after)
