@@ -172,15 +172,17 @@ class Store:
 
     # -- connections -------------------------------------------------------
 
-    def _connect(self, read_only: bool) -> duckdb.DuckDBPyConnection:
-        """A connection with the file attached as its default database, retrying DuckDB's lock
-        error with capped, jittered backoff. Release it with `_disconnect`."""
+    def _connect(self, read_only: bool, instance: duckdb.DuckDBPyConnection | None = None
+                 ) -> duckdb.DuckDBPyConnection:
+        """A connection (to `instance`, else this process's shared one) with the file attached as its
+        default database, retrying DuckDB's lock error with capped, jittered backoff. Release it with
+        `_disconnect`."""
         deadline = time.monotonic() + LOCK_DEADLINE_S
         delay = _BACKOFF_START_S
         attach = sql.query("attach_file").format(
             path=_quote(str(self.path)), alias=self._alias, mode="(READ_ONLY)" if read_only else "")
         while True:
-            con = _host().cursor()
+            con = (instance if instance is not None else _host()).cursor()
             try:
                 con.execute(attach)
                 con.execute(sql.query("use_database").format(alias=self._alias))
@@ -225,12 +227,12 @@ class Store:
         before this returns: a notebook can take its time without keeping writers out."""
         copy = duckdb.connect(":memory:", config=_CONFIG)
         with self._process_lock:
-            copy.execute(sql.query("attach_file").format(path=_quote(str(self.path)), alias=self._alias,
-                                                         mode="(READ_ONLY)"))
+            con = self._connect(read_only=True, instance=copy)  # waits out a writer like any read
             try:
-                copy.execute(sql.query("copy_database").format(alias=self._alias))
+                con.execute(sql.query("copy_database").format(alias=self._alias))
             finally:
-                copy.execute(sql.query("detach_file").format(alias=self._alias))
+                con.execute(sql.query("detach_file").format(alias=self._alias))
+                con.close()
         return copy
 
     def run_query(self, query: str, params: Any = None) -> pa.Table:

@@ -163,17 +163,18 @@ def test_extensions_load_from_their_wheels(tmp_path, name):
     assert loaded == (True,)
 
 
-HOLD_READ_ONLY = """
+HOLD = """
 import duckdb, sys, time
-con = duckdb.connect(sys.argv[1], read_only=True)
+con = duckdb.connect(sys.argv[1], read_only=sys.argv[3] == "read-only")
 print("holding", flush=True)
 time.sleep(float(sys.argv[2]))
 con.close()
 """
 
 
-def _hold(path, seconds: float) -> subprocess.Popen:
-    holder = subprocess.Popen([sys.executable, "-c", HOLD_READ_ONLY, str(path), str(seconds)], stdout=subprocess.PIPE, text=True)
+def _hold(path, seconds: float, mode: str = "read-only") -> subprocess.Popen:
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(path), str(seconds), mode], stdout=subprocess.PIPE,
+                              text=True)
     assert holder.stdout.readline().strip() == "holding"
     return holder
 
@@ -183,6 +184,14 @@ def test_writer_waits_for_a_foreign_reader_then_succeeds(hashed_lm):
     result = hashed_lm.store_memory("written after the notebook let go", "fact")
     holder.wait(timeout=10)
     assert hashed_lm.get_memory(result.id).content == "written after the notebook let go"
+
+
+def test_snapshot_waits_for_a_foreign_writer_then_copies_the_file(hashed_lm):
+    hashed_lm.store_memory("copied into memory", "fact")
+    holder = _hold(hashed_lm.path, 0.8, mode="read-write")
+    copy = hashed_lm.snapshot()
+    holder.wait(timeout=10)
+    assert copy.execute("SELECT content FROM memory_list").fetchall() == [("copied into memory",)]
 
 
 def test_writer_gives_up_with_a_clear_error_when_the_file_stays_locked(hashed_lm, monkeypatch):
