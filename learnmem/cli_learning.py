@@ -75,7 +75,9 @@ def cmd_value(args: argparse.Namespace) -> None:
         if not check.valid:
             raise SystemExit(1)
         return
-    stored = lm.store_value(args.text, args.cluster_id, args.axis or args.cluster_id.rsplit("-", 1)[0])
+    from learnmem.learning import cluster_axis  # names the bad part of a malformed id
+
+    stored = lm.store_value(args.text, args.cluster_id, args.axis or cluster_axis(args.cluster_id))
     if args.json:
         cli._emit_json(cli._as_json(stored))
     else:

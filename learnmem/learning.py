@@ -283,7 +283,7 @@ def _insert(con, view: str, query: str, rows: pa.Table) -> None:
 # -- members -------------------------------------------------------------------------
 
 
-def _cluster_axis(cluster_id: object) -> str:
+def cluster_axis(cluster_id: object) -> str:
     """The axis a cluster id names; ValidationError when it is not `<axis>-<n>`."""
     if not isinstance(cluster_id, str) or not CLUSTER_ID.match(cluster_id):
         raise ValidationError(f"cluster_id: expected '<axis>-<number>' with axis one of {', '.join(AXES)} "
@@ -292,7 +292,7 @@ def _cluster_axis(cluster_id: object) -> str:
 
 
 def _current_cluster(con, cluster_id: str) -> dict:
-    axis = _cluster_axis(cluster_id)
+    axis = cluster_axis(cluster_id)
     cursor = con.execute(sql.query("current_cluster"), {"cluster_id": cluster_id, "axis": axis})
     row = cursor.fetchone()
     if row is None:
@@ -430,9 +430,8 @@ def store_value(store: Store, embedder, text: str, cluster_id: str, axis: str,
     (with the check's reason) and nothing is stored."""
     text = validate.text("text", text, max_chars=MAX_VALUE_CHARS)
     validate.choice("axis", axis, AXES)
-    if _cluster_axis(cluster_id) != axis:
-        raise ValidationError(f"axis: {axis!r} is not the axis of cluster {cluster_id!r} "
-                              f"({_cluster_axis(cluster_id)!r})")
+    if (owner := cluster_axis(cluster_id)) != axis:
+        raise ValidationError(f"axis: {axis!r} is not the axis of cluster {cluster_id!r} ({owner!r})")
     with store.write() as con:  # checked and stored in one transaction: a re-clustering cannot slip between
         now = utc_now()
         check, cluster, vector = _check(con, store, embedder, text, cluster_id, cache or ValueFormCache())
