@@ -384,8 +384,9 @@ def validate_value(store: Store, embedder, text: str, cluster_id: str, cache: Va
     learned, written the way a value is (`value_form`): a one-sentence principle
     sits far from the centroid of long narratives even when it summarises them
     faithfully, but close to the lessons they drew (bench/learning: on the full
-    axis 8 of 10 faithful theme summaries pass this way, 4 of 10 against the
-    narratives' own centroid and threshold; no unrelated statement or other
+    axis 8 of 10 faithful theme summaries pass this way, 3 of 10 against the
+    narratives' own centroid and threshold, and the other 2 pass as a second
+    draft written from the cluster's members; no unrelated statement or other
     theme's summary passes either way). `similarity`, `centroid_distance` and
     `threshold_distance` are those of condition 2.
     """

@@ -488,8 +488,9 @@ def build_server(lm: Any) -> MCPServer:
         description=(
             "Check a candidate value (one sentence stating what a cluster's experiences teach) against the "
             "cluster without storing it. Valid when the cluster is the nearest of its axis to the text and the "
-            "text's distance to its centroid is within the threshold. Returns {valid, similarity, "
-            "centroid_distance, threshold_distance, reason, cluster_id, nearest_cluster_id}."
+            "text's distance to its centroid is within the threshold. When refused, read the reason and the "
+            "cluster's members (get_cluster_members) and write a second draft about what they share. Returns "
+            "{valid, similarity, centroid_distance, threshold_distance, reason, cluster_id, nearest_cluster_id}."
         ),
     )
     async def validate_value(

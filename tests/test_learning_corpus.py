@@ -5,9 +5,10 @@ tests/data/experiences.jsonl holds 332 experiences: 10 planted themes of ~25
 varied wording, and 82 one-off tasks. The floors below sit well under what
 bench/learning measured with the library's defaults (bench/learning/RESULTS.md:
 full ARI 0.221 / purity 0.71, strategy 0.068 / 0.46, surprise 0.130 / 0.46,
-root_cause 0.170 / 0.70; the ritual on the full axis accepted 8 of 10 faithful
-summaries and refused every other theme's summary and every unrelated
-statement): they fail when a change makes things far worse, not on noise.
+root_cause 0.170 / 0.70; the ritual on the full axis accepted 8 of 10 first
+drafts and both second drafts, and refused every other theme's summary and
+every unrelated statement): they fail when a change makes things far worse, not
+on noise.
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ DATA = Path(__file__).resolve().parent / "data"
 THEMES = json.loads((DATA / "experiences_themes.json").read_text(encoding="utf-8"))
 WRITTEN = json.loads((DATA / "experiences_values.json").read_text(encoding="utf-8"))
 VALUES, UNRELATED = WRITTEN["values"], WRITTEN["unrelated"]
+SECOND_DRAFTS = WRITTEN["second_drafts"]["full"]
 
 # axis: (ARI floor, purity floor)
 FLOORS = {"full": (0.12, 0.55), "strategy": (0.03, 0.30), "surprise": (0.07, 0.30), "root_cause": (0.09, 0.45)}
-FAITHFUL_FLOOR = 7  # of the 10 themes, on the full axis
+FAITHFUL_FLOOR = 7  # first drafts accepted, of the 10 themes, on the full axis
 
 
 @pytest.fixture(scope="module")
@@ -77,24 +79,36 @@ def theme_cluster(lm, axis: str, theme: str) -> str:
 
 
 def test_the_value_ritual_on_every_planted_theme(corpus):
-    """Full axis, every theme: its faithful summary passes for its cluster (all but at most three themes,
-    whose cluster is mixed), and no other theme's summary and no unrelated statement passes for it."""
+    """Full axis, every theme: a faithful summary passes for the theme's cluster, and no other theme's summary
+    and no unrelated statement passes for it.
+
+    The first draft is the theme's summary, written before clustering; at most three may be refused (a
+    cluster holding only one slice of its theme). Where the first draft is refused, the second draft, written
+    by reading that cluster's members as the refusal asks, must pass: the ritual works in two drafts at most.
+    """
     lm, _ = corpus
-    accepted = []
+    first_accepted, accepted = [], []
     for theme, value in VALUES.items():
         cluster_id = theme_cluster(lm, "full", theme)
         check = lm.validate_value(value, cluster_id)
         assert check.cluster_id == cluster_id and check.threshold_distance > 0 and check.reason
         if check.valid:
+            first_accepted.append(theme)
+        elif theme in SECOND_DRAFTS:
+            assert "closer to cluster" in check.reason or "too far" in check.reason, check.reason
+            check = lm.validate_value(SECOND_DRAFTS[theme], cluster_id)
+        if check.valid:
             accepted.append(theme)
             assert check.nearest_cluster_id == cluster_id and check.centroid_distance <= check.threshold_distance
-        for other, other_value in VALUES.items():
+        for other in VALUES:
             if other != theme and theme_cluster(lm, "full", other) != cluster_id:
-                assert not lm.validate_value(other_value, cluster_id).valid, (theme, other)
+                for text in (VALUES[other], SECOND_DRAFTS.get(other)):
+                    assert text is None or not lm.validate_value(text, cluster_id).valid, (theme, other, text)
         for statement in UNRELATED:
             refused = lm.validate_value(statement, cluster_id)
             assert not refused.valid and refused.centroid_distance > refused.threshold_distance, (theme, statement)
-    assert len(accepted) >= FAITHFUL_FLOOR, sorted(set(VALUES) - set(accepted))
+    assert accepted == list(VALUES), sorted(set(VALUES) - set(accepted))
+    assert len(first_accepted) >= FAITHFUL_FLOOR, sorted(set(VALUES) - set(first_accepted))
 
 
 @pytest.mark.parametrize("axis", ["surprise", "root_cause", "strategy"])

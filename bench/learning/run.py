@@ -122,6 +122,8 @@ def ritual(lm, truth: dict[str, str]) -> dict:
                 rows.append({"theme": theme, "cluster_id": None})
                 continue
             own = lm.validate_value(value, cluster_id)
+            second_text = themes.SECOND_DRAFTS.get(axis, {}).get(theme)
+            second = lm.validate_value(second_text, cluster_id) if second_text and not own.valid else None
             others = [lm.validate_value(v, cluster_id) for t, v in themes.VALUES.items() if t != theme]
             unrelated = [lm.validate_value(v, cluster_id) for v in themes.UNRELATED]
             other_texts = [v for t, v in themes.VALUES.items() if t != theme]
@@ -131,6 +133,8 @@ def ritual(lm, truth: dict[str, str]) -> dict:
                 "faithful_valid": own.valid, "faithful_distance": own.centroid_distance,
                 "threshold": own.threshold_distance, "faithful_nearest": own.nearest_cluster_id,
                 "faithful_reason": own.reason,
+                "second_draft_valid": None if second is None else second.valid,
+                "second_draft_distance": None if second is None else second.centroid_distance,
                 "other_themes_refused": sum(not c.valid for c in others), "other_themes": len(others),
                 "unrelated_refused": sum(not c.valid for c in unrelated), "unrelated": len(unrelated),
                 "narrative_faithful_valid": narrative(value, cluster_id),
@@ -139,7 +143,8 @@ def ritual(lm, truth: dict[str, str]) -> dict:
             })
         out[axis] = rows
         found = [r for r in rows if r["cluster_id"]]
-        log(f"ritual {axis}: faithful {sum(r['faithful_valid'] for r in found)}/{len(found)}, other themes refused "
+        log(f"ritual {axis}: faithful {sum(r['faithful_valid'] for r in found)}/{len(found)}, after second drafts "
+            f"{sum(bool(r['faithful_valid'] or r['second_draft_valid']) for r in found)}, other themes refused "
             f"{sum(r['other_themes_refused'] for r in found)}/{sum(r['other_themes'] for r in found)}, unrelated "
             f"refused {sum(r['unrelated_refused'] for r in found)}/{sum(r['unrelated'] for r in found)}")
     return out
@@ -266,19 +271,22 @@ def report(info: dict, q: dict, r: dict, s: dict) -> str:
         lines.append("")
     lines += ["## 2. The value ritual (library defaults)", "",
               "For each theme, its cluster is the one holding most of its experiences. A faithful one-sentence "
-              "summary of the theme (bench/learning/themes.py VALUES) must be valid for it; the other themes' "
-              "summaries and unrelated statements must be refused.", "",
+              "summary of the theme written before clustering (the first draft, bench/learning/themes.py VALUES) "
+              "should be valid for it; where it is refused, a second draft written by reading that cluster's "
+              "members (themes.SECOND_DRAFTS, written for the full axis) must be. The other themes' summaries and "
+              "unrelated statements must be refused.", "",
               "**library** is `validate_value` (nearest cluster + within mean + 1 sd of the members' value forms); "
               "**narrative** applies the same formula to the axis embeddings themselves (nearest cluster + within "
               "mean + 1 sd of the members' distances to the cluster's centroid), for comparison.", "",
-              "| axis | rule | themes with a cluster | faithful accepted | other themes refused | unrelated refused |",
-              "|---|---|---|---|---|---|"]
+              "| axis | rule | themes with a cluster | first drafts accepted | with second drafts | other themes refused "
+              "| unrelated refused |", "|---|---|---|---|---|---|---|"]
     for axis, rows in r.items():
         found = [row for row in rows if row["cluster_id"]]
         lines.append(f"| {axis} | library | {len(found)} of {len(rows)} | {sum(x['faithful_valid'] for x in found)} | "
+                     f"{sum(bool(x['faithful_valid'] or x['second_draft_valid']) for x in found)} | "
                      f"{sum(x['other_themes_refused'] for x in found)} of {sum(x['other_themes'] for x in found)} | "
                      f"{sum(x['unrelated_refused'] for x in found)} of {sum(x['unrelated'] for x in found)} |")
-        lines.append(f"| {axis} | narrative | | {sum(x['narrative_faithful_valid'] for x in found)} | "
+        lines.append(f"| {axis} | narrative | | {sum(x['narrative_faithful_valid'] for x in found)} | | "
                      f"{sum(x['narrative_other_refused'] for x in found)} of {sum(x['other_themes'] for x in found)} | "
                      f"{sum(x['narrative_unrelated_refused'] for x in found)} of {sum(x['unrelated'] for x in found)} |")
     lines += ["", "Per theme (distance of the faithful summary / threshold; the reason when refused):", ""]
@@ -288,7 +296,10 @@ def report(info: dict, q: dict, r: dict, s: dict) -> str:
                 lines.append(f"- {axis} / {row['theme']}: no cluster holds any of its experiences")
             elif not row["faithful_valid"]:
                 lines.append(f"- {axis} / {row['theme']} ({row['cluster_id']}, {row['cluster_size']} members, "
-                             f"{row['theme_share']:.0%} of them from the theme): refused: {row['faithful_reason']}")
+                             f"{row['theme_share']:.0%} of them from the theme): refused: {row['faithful_reason']}"
+                             + ("" if row["second_draft_valid"] is None else
+                                f"; second draft {'accepted' if row['second_draft_valid'] else 'refused'} "
+                                f"(distance {row['second_draft_distance']:.3f})"))
     lines += ["", "## 3. Speed", "", "| what | n | time | target |", "|---|---|---|---|"]
     targets = {1000: ("<= 1 s", "<= 3 s"), 10000: ("-", "<= 20 s")}
     for size in (1000, 10000):

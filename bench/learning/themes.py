@@ -1,8 +1,10 @@
 """The planted themes of tests/data/experiences.jsonl and what an agent would write about each.
 
 `VALUES` (tests/data/experiences_values.json) are the faithful one-sentence
-summaries an agent could write after reading a theme's cluster (the value
-ritual must accept each for its own theme's cluster); `UNRELATED` are
+summaries of each theme, written before clustering: the first draft an agent
+could write (the value ritual should accept each for its own theme's cluster).
+`SECOND_DRAFTS` ({axis: {theme: text}}) were written after a refusal, by
+reading the refused cluster's members as the ritual asks. `UNRELATED` are
 statements about nothing in the corpus (it must refuse them everywhere).
 tests/test_learning_corpus.py reads the same file.
 """
@@ -19,6 +21,7 @@ THEMES = ROOT / "tests" / "data" / "experiences_themes.json"
 
 _WRITTEN = json.loads((ROOT / "tests" / "data" / "experiences_values.json").read_text(encoding="utf-8"))
 VALUES: dict[str, str] = _WRITTEN["values"]
+SECOND_DRAFTS: dict[str, dict[str, str]] = _WRITTEN["second_drafts"]
 UNRELATED: list[str] = _WRITTEN["unrelated"]
 
 
