@@ -1,8 +1,11 @@
-"""The main job, end to end: remember what this repository says about itself, then recall it.
+"""The main job, end to end, on this repository: remember, index, learn, then get context.
 
-Reads the real text of this checkout (README paragraphs and every module's
-docstring), stores each as a memory in a fresh file with the real embedding
-model, and answers a few questions with hybrid retrieval.
+1. Reads the real text of this checkout (README paragraphs and every module's
+   docstring), stores each as a memory in a fresh file with the real embedding
+   model, and answers a few questions with hybrid retrieval.
+2. Indexes the library's code (units, call graph, embeddings) and the git history.
+3. Runs one GHAP cycle whose prediction the code search then confirms or falsifies.
+4. Prints rich context for a situation, and the light context a session would start with.
 
     python examples/demo.py [--db PATH]
 """
@@ -65,9 +68,50 @@ def main() -> None:
             flat = " ".join(hit.content.split())
             snippet = flat if len(flat) <= 160 else flat[:157] + "..."
             print(f"  {hit.score:.3f}  [{hit.category}] {snippet}")
+    index_and_learn(lm)
     info = lm.info()
     print(f"\n{info.counts['memories']} memories, {info.file_bytes / 1e6:.1f} MB, model {info.embedding_model}")
     print(f"explore it: .venv/bin/duckdb -readonly {lm.path} -c 'SELECT category, count(*) FROM memory_list GROUP BY ALL'")
+
+
+def index_and_learn(lm) -> None:
+    """Code and history indexed, one GHAP cycle decided by what the code search finds, then context."""
+    print("\n== code and history")
+    code = lm.index_codebase(ROOT / "learnmem", project="learnmem")
+    print(f"indexed {code.units} code units of {code.files_indexed} files, {code.calls} calls, in {code.seconds:.1f} s")
+    try:
+        history = lm.index_commits(ROOT, project="learnmem")
+        print(f"indexed {history.commits_total} commits in {history.seconds:.1f} s")
+    except learnmem.LearnmemError as exc:  # a copy without .git: no history to read
+        print(f"no git history: {exc}")
+
+    print("\n== a GHAP cycle")
+    started = lm.start_ghap(
+        "debugging", "read-the-error", goal="Find where the context token budget is enforced",
+        hypothesis="The budget is enforced where context is assembled, in learnmem/context.py",
+        action="Search the code for taking context items while they fit the token budget",
+        prediction="The best hit is a function of learnmem/context.py")
+    top = lm.search_code("take context items while they fit within the token budget", project="learnmem", limit=1)[0]
+    lm.update_ghap(note=f"best hit: {top.qualified_name} ({top.file_path}:{top.start_line})")
+    if top.file_path.endswith("context.py"):
+        resolved = lm.resolve_ghap("confirmed", f"The best hit was {top.qualified_name} in {top.file_path}",
+                                   lesson={"what_worked": "Searching the code by what it does, not by name",
+                                           "takeaway": "Context budgets are enforced at assembly, in context.py"})
+    else:
+        resolved = lm.resolve_ghap(
+            "falsified", f"The best hit was {top.qualified_name} in {top.file_path}",
+            surprise=f"The budget search led to {top.file_path}, not context.py",
+            root_cause={"category": "wrong-assumption",
+                        "description": f"{top.qualified_name} in {top.file_path} matches the description better"},
+            lesson={"what_worked": "Reading the best hit before assuming where code lives"})
+    print(f"{started.id}: {started.goal} -> {resolved.status} ({resolved.confidence_tier}); best hit "
+          f"{top.qualified_name} in {top.file_path}")
+
+    print("\n== rich context for a situation (700 tokens)")
+    print(lm.get_context("I am changing how the context token budget is counted; what should I know?",
+                         depth="rich", max_tokens=700).markdown)
+    print("\n== the light context a new session starts with (500 tokens)")
+    print(lm.get_context(max_tokens=500).markdown)
 
 
 if __name__ == "__main__":

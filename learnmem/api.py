@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 import duckdb
 
-from learnmem import experiences, ghap, ghap_io, learning, memories, sql
+from learnmem import context, embed, experiences, ghap, ghap_io, learning, memories, sql
 from learnmem.code import code_search, graph, indexer
 from learnmem.code.code_search import CodeHit
 from learnmem.code.graph import CallEdge
@@ -27,6 +27,7 @@ from learnmem.git.records import (
     BlameEntry, CodeAuthor, CommitHit, CommitIndexResult, FileHistoryEntry, Hotspot, UnitChange,
 )
 from learnmem.ghap_io import ImportResult
+from learnmem.context_records import Context, Premortem
 from learnmem.learning_records import ClusterRun, Value, ValueCheck
 from learnmem.ghap_records import (
     ActiveGhap, Experience, GhapSummary, ResolveResult, SessionEnd, StartResult, UpdateResult,
@@ -241,7 +242,11 @@ class Learnmem:
     def resolve_ghap(self, status: str, result: str, surprise: str | None = None,
                      root_cause: Mapping[str, str] | None = None, lesson: Mapping[str, str] | None = None,
                      auto_captured: bool = False) -> ResolveResult:
-        """Resolve the active entry (confirmed, falsified, abandoned); it becomes an experience, embedded on its axes."""
+        """Resolve the active entry (confirmed, falsified, abandoned); it becomes an experience, embedded on its axes.
+
+        Gold tier when `auto_captured`, or when the Claude Code hooks observed a test/build run since the entry's
+        current prediction was set and its outcome agrees with `status` (passed -> confirmed, failed ->
+        falsified); otherwise silver (or bronze for a poor hypothesis)."""
         return ghap.resolve_ghap(self.store, self._embedder_factory, status, result, surprise, root_cause, lesson,
                                  auto_captured)
 
@@ -327,6 +332,27 @@ class Learnmem:
     def search_values(self, query: str, axis: str | None = None, limit: int = 5) -> list[Value]:
         """Values matching `query` (hybrid), best first; empty query -> []."""
         return learning.search_values(self._value_index, self.embedder, query, axis, limit)
+
+    def count_tokens(self, texts: Sequence[str]) -> list[int]:
+        """Token counts of `texts` by the embedding model's tokenizer (loads the tokenizer, not the model,
+        when the model is not loaded yet)."""
+        return embed.count_tokens(texts, self._embedder)
+
+    def get_context(self, situation: str | None = None, depth: str = "light", max_tokens: int = 2000,
+                    include_code: bool = True, project: str | None = None) -> Context:
+        """What the agent should know now, as compact markdown within `max_tokens` (the embedder's tokens).
+
+        depth "light" (session start; `situation` optional): top values, recent experiences, important and
+        recent memories, recent commits and hotspots. depth "rich" (after a failure, or on request; needs
+        `situation`): similar experiences with their lessons, values, surprise and root-cause patterns,
+        relevant memories and code units. Items carry ids to drill down with the other tools.
+        """
+        return context.get_context(self, situation, depth, max_tokens, include_code, project)
+
+    def get_premortem(self, domain: str, strategy: str, situation: str | None = None) -> Premortem:
+        """Before trying `strategy` on `domain` work: how that went before (counts, the failures most
+        relevant to `situation`, common surprises, frequent root causes, relevant values)."""
+        return context.get_premortem(self, domain, strategy, situation)
 
     def export_ghap(self, path_or_stream: str | os.PathLike | TextIO, include_active: bool = False) -> int:
         """Write the entries as JSON lines (GHAP.md's entry format), oldest first, to a path or text stream;

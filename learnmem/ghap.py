@@ -115,6 +115,25 @@ def should_check_in(store: Store, frequency: int = 10) -> bool:
     return session is not None and active is not None and session[1] >= frequency
 
 
+def hand_over_tool_calls(store: Store, calls: int, frequency: int, upcoming: int = 0
+                         ) -> tuple[int, ActiveGhap] | None:
+    """Add `calls` counted elsewhere (the hooks count in a file, see learnmem.hooks) to the current session's
+    counter. When it reaches `frequency`, counting `upcoming` calls not made yet, it is zeroed and
+    (count, the active entry) returned in the same transaction: a check-in, or a nudge when none is active,
+    is due. None when it is not."""
+    validate.integer("calls", calls, low=0)
+    validate.integer("frequency", frequency, low=1, high=10_000)
+    with store.write() as con:
+        session_id, _ = _current_session(con)
+        count = con.execute(sql.query("add_tool_calls"), {"id": session_id, "calls": calls}).fetchone()[0]
+        count += upcoming
+        if count < frequency:
+            return None
+        active = _active(_active_row(con))
+        con.execute(sql.query("reset_tool_calls"), {"id": session_id})
+    return count, active
+
+
 def reset_tool_count(store: Store) -> int:
     """Zero the current session's tool counter (after a check-in was shown); returns 0."""
     with store.write() as con:
@@ -211,7 +230,12 @@ def resolve_ghap(store: Store, embedder, status: str, result: str, surprise: str
                  auto_captured: bool = False) -> ResolveResult:
     """Resolve the active entry: confirmed, falsified (needs surprise and root_cause {category, description})
     or abandoned. The tier is abandoned, gold (auto-captured from a test/build run), silver, or bronze when
-    the hypothesis is poor (experiences.bronze_reason). The entry is then never changed again."""
+    the hypothesis is poor (experiences.bronze_reason). The entry is then never changed again.
+
+    `auto_captured` is True when the caller says the outcome came from a test/build run, and becomes True by
+    itself when the hooks observed one (record_observation) since the entry's current hypothesis, action and
+    prediction were set, and the latest such run agrees with `status`: passed -> confirmed, failed ->
+    falsified. A resolution that contradicts the run stays silver: the run did not decide it."""
     status = validate.choice("status", status, STATUSES)
     result = validate.text("result", result, max_chars=MAX_RESOLVE_CHARS)
     if not isinstance(auto_captured, bool):
@@ -239,12 +263,55 @@ def resolve_ghap(store: Store, embedder, status: str, result: str, surprise: str
         active = _active_row(con)
         if active is None:
             raise NotFoundError("no active GHAP entry to resolve: start one with start_ghap")
+        if not auto_captured and status != "abandoned":
+            auto_captured = _observation_agrees(con, active["id"], status)
         tier = _resolve(con, active["id"], now, status, result, surprise, cause, learned, auto_captured)
         from learnmem import experiences
 
         pending = experiences.pending_axes(con)  # read here, it saves the embedding step a file open
     embed_pending_quietly(store, embedder, pending)
     return ResolveResult(id=active["id"], status=status, confidence_tier=tier, resolved_at=iso(now))
+
+
+# -- observed outcomes (the PostToolUse hook) ----------------------------------------
+
+OBSERVATION_KINDS = ("test", "build")
+OBSERVATION_OUTCOMES = ("passed", "failed")
+# An observed run decides a resolution that agrees with it: the tests passed and the prediction held, or
+# they failed and it did not. (A prediction that the tests fail, confirmed by a failing run, stays silver:
+# the rule cannot tell which way a prediction pointed.)
+_AGREEING = {("passed", "confirmed"), ("failed", "falsified")}
+
+
+def record_observation(store: Store, tool: str, command: str, kind: str, outcome: str, exit_code: int | None,
+                       summary: str) -> ActiveGhap:
+    """Record a test/build run's outcome against the active entry (table ghap_observations); returns that
+    entry, or has_active false (nothing recorded) when none is active. resolve_ghap reads it back."""
+    kind = validate.choice("kind", kind, OBSERVATION_KINDS)
+    outcome = validate.choice("outcome", outcome, OBSERVATION_OUTCOMES)
+    if exit_code is not None and (isinstance(exit_code, bool) or not isinstance(exit_code, int)):
+        raise ValidationError(f"exit_code: expected an integer or null, got {exit_code!r}")
+    params = {"tool": validate.text("tool", tool, max_chars=200),
+              "command": validate.text("command", _cut(command, MAX_RESOLVE_CHARS), max_chars=MAX_RESOLVE_CHARS),
+              "summary": validate.text("summary", _cut(summary, MAX_START_CHARS), max_chars=MAX_START_CHARS,
+                                       allow_empty=True),
+              "kind": kind, "outcome": outcome, "exit_code": exit_code}
+    with store.write() as con:
+        active = _active_row(con)
+        if active is not None:
+            con.execute(sql.query("insert_ghap_observation"), {"now": utc_now(), **params})
+    return _active(active)
+
+
+def _cut(value: Any, max_chars: int) -> Any:
+    """A long command or output line is kept cut, not refused: the run happened either way."""
+    return value[:max_chars - 1] + "…" if isinstance(value, str) and len(value) > max_chars else value
+
+
+def _observation_agrees(con, entry_id: str, status: str) -> bool:
+    """Whether the latest run observed since the entry's current triple was set agrees with `status`."""
+    row = con.execute(sql.query("ghap_observed_outcome"), {"id": entry_id}).fetchone()
+    return row is not None and (row[0], status) in _AGREEING
 
 
 def abandon_ghap(store: Store, embedder, reason: str) -> ResolveResult:

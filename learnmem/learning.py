@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 from learnmem import experiences, ghap, keywords, sql, validate
 from learnmem.errors import InsufficientDataError, NotFoundError, ValidationError
 from learnmem.ghap_records import Experience
-from learnmem.learning_records import ClusterInfo, ClusterRun, Value, ValueCheck
+from learnmem.learning_records import ClusterInfo, ClusterRun, Value, ValueCheck, value_from_row
 from learnmem.snapshot_cache import SnapshotCache
 from learnmem.store import Store, iso, utc_now
 
@@ -449,13 +449,6 @@ def store_value(store: Store, embedder, text: str, cluster_id: str, axis: str,
                  similarity_to_centroid=check.similarity, created_at=iso(now))
 
 
-def _value(row: dict, score: float | None = None) -> Value:
-    return Value(id=row["id"], text=row["text"], axis=row["axis"], cluster_id=row["cluster_id"],
-                 cluster_size=int(row["cluster_size"]), similarity_to_centroid=float(row["similarity_to_centroid"]),
-                 created_at=iso(row["created_at"]),
-                 dissolved_at=iso(row["dissolved_at"]) if row["dissolved_at"] is not None else None, score=score)
-
-
 class ValueSnapshot:
     """Every stored value, in list order, with its vector and BM25 terms."""
 
@@ -481,7 +474,7 @@ def list_values(index: ValueIndex, axis: str | None = None, limit: int = 20) -> 
         validate.choice("axis", axis, AXES)
     validate.integer("limit", limit, low=1, high=MAX_VALUES)
     rows = index.snapshot().rows
-    return [_value(row) for row in rows if axis is None or row["axis"] == axis][:limit]
+    return [value_from_row(row) for row in rows if axis is None or row["axis"] == axis][:limit]
 
 
 def search_values(index: ValueIndex, embedder, query: str, axis: str | None = None, limit: int = 5) -> list[Value]:
@@ -506,4 +499,4 @@ def search_values(index: ValueIndex, embedder, query: str, axis: str | None = No
     ranked = hybrid_rank(similarity, values.bm25, keywords.terms(text), eligible, limit,
                          importance=np.asarray([row["cluster_size"] for row in values.rows], dtype=float),
                          recency=-np.arange(len(values.rows), dtype=float))
-    return [_value(values.rows[int(row)], round(float(score), 6)) for row, score in zip(ranked.rows, ranked.scores)]
+    return [value_from_row(values.rows[int(row)], round(float(score), 6)) for row, score in zip(ranked.rows, ranked.scores)]

@@ -65,3 +65,13 @@ class Value:
     created_at: str
     dissolved_at: str | None = None
     score: float | None = None
+
+
+def value_from_row(row: dict, score: float | None = None) -> Value:
+    """A Value from a row of learned_values with its cluster's size (queries all_values, hooks' values)."""
+    from learnmem.store import iso
+
+    return Value(id=row["id"], text=row["text"], axis=row["axis"], cluster_id=row["cluster_id"],
+                 cluster_size=int(row["cluster_size"]), similarity_to_centroid=float(row["similarity_to_centroid"]),
+                 created_at=iso(row["created_at"]),
+                 dissolved_at=iso(row["dissolved_at"]) if row["dissolved_at"] is not None else None, score=score)

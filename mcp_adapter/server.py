@@ -10,6 +10,13 @@ error into an error object the agent can read and act on:
 It never opens the database itself (no `duckdb` import here) and never reads
 `sql/`: the library owns the file and opens it only for the length of a call,
 so the DuckDB CLI or a notebook can read the file while this server runs.
+
+Every public method of `learnmem.Learnmem` is a tool of the same name and
+parameters, except those in `NOT_TOOLS` (each with its reason; a test keeps the
+two lists complete). A call whose arguments do not fit the input schema (an
+enum value outside the library's constants, a missing field) is answered in the
+same error object, as a validation_error naming the field, the value and the
+options.
 """
 
 import argparse
@@ -19,44 +26,115 @@ import json
 import sys
 import threading
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal, NotRequired
 
 import anyio.to_thread
+import pydantic
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
+from typing_extensions import TypedDict
 
 import learnmem
-from learnmem import ghap
+from learnmem import context, ghap, learning
 from learnmem.errors import LearnmemError
 
 SERVER_NAME = "learnmem"
 
 INSTRUCTIONS = (
     "Long-term memory for this project, kept in one local DuckDB file. "
+    "At the start of a task call get_context (depth light) for what matters now; after a failure, or before a "
+    "risky change, call get_context with depth rich and your situation, and get_premortem before trying a "
+    "strategy on a kind of work. "
     "Store facts, decisions, preferences and corrections worth remembering with "
     "store_memory; look them up by meaning with retrieve_memories before you act. "
     "Ask the code index (search_code, find_callers) and the git history (search_commits, get_file_history, "
     "get_blame, get_unit_history: why is this code like this?) before changing code. "
     "Track each non-trivial attempt as a GHAP entry (start_ghap: goal, hypothesis, action, prediction; "
-    "update_ghap as your belief changes; resolve_ghap when the outcome is known) and look up what "
-    "earlier attempts taught with search_experiences. "
+    "update_ghap as your belief changes; resolve_ghap when the outcome is known, abandon_ghap when you give up) "
+    "and look up what earlier attempts taught with search_experiences. If get_orphaned_entry shows an entry an "
+    "earlier session left active, adopt_orphan or abandon_orphan it. "
     "Every tool returns a JSON object; on failure it is "
     '{"error": {"type": ..., "message": ...}} and the message says how to fix the call.'
 )
 
-# Hints describe what each tool does to the memory file; none reaches outside it.
-_READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+# Library methods that are deliberately not tools, and why.
+NOT_TOOLS = {
+    "start_session": "driven by the SessionStart hook (`learnmem hook session-start`): a session is the client's "
+                     "conversation, whose start the agent does not see",
+    "end_session": "driven by the SessionEnd hook; it abandons the active entry, which an agent does itself "
+                   "with abandon_ghap",
+    "get_session_id": "hook bookkeeping: it may start a session (a write) and gives the agent nothing to act on",
+    "increment_tool_count": "the check-in counter counts the agent's tool calls from the PostToolUse hook; an "
+                            "agent driving it would count itself and defeat the reminder",
+    "should_check_in": "asked by the hooks, which show the check-in reminder",
+    "reset_tool_count": "reset by the hooks after they showed the check-in reminder",
+    "reembed": "maintenance after a model change (`learnmem reembed`): rewrites every embedding",
+    "warm_up": "process lifecycle: the server calls it while the client handshakes",
+    "close": "process lifecycle: no connection is held between calls",
+    "snapshot": "returns a DuckDB connection for notebooks: nothing to serialise",
+    "sql": "returns a DuckDB relation for notebooks; SQL readers use the DuckDB CLI or a notebook",
+    "count_tokens": "get_context's budget measure, applied for the agent by get_context",
+}
+
+# Hints describe what each tool does to the memory file; none reaches outside it (export_ghap writes a local
+# file, see _EXPORT).
+_READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 # Storing the same content again reports `duplicate: true` and adds nothing.
 _ADDITIVE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 # Deleting an id twice removes nothing more the second time (it answers not_found).
 _DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False)
-# GHAP transitions: each call moves the entry on (a repeated start or note adds again); nothing is deleted.
+# GHAP moves that add each time they are called (a repeated start supersedes, a repeated note appends,
+# a re-clustering records a new run); nothing is deleted.
 _TRANSITION = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
+# Closing or adopting an entry: it records an outcome (or a session) and removes nothing; called again with
+# the same arguments there is nothing left to close (not_found) and nothing changes.
+_CLOSE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+# Export leaves the memory file alone but writes a JSONL file, replacing one already at that path.
+_EXPORT = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False)
+
+# Enums of the input schemas, built from the library's own constants: the client sees the valid options,
+# and a value outside them is answered with a validation_error naming the field and the options.
+MemoryCategory = Literal[tuple(learnmem.MEMORY_CATEGORIES)]
+Domain = Literal[ghap.DOMAINS]
+Strategy = Literal[ghap.STRATEGIES]
+RootCauseCategory = Literal[ghap.ROOT_CAUSE_CATEGORIES]
+Status = Literal[ghap.STATUSES]
+EntryState = Literal[(*ghap.STATUSES, "active")]
+Axis = Literal[learning.AXES]
+Depth = Literal[context.DEPTHS]
 
 
-def _to_jsonable(result: Any) -> dict[str, Any]:
-    """Serialise a library result: a dataclass, or a list of them as {"results", "count"}."""
+# Typed dicts (typing_extensions': pydantic needs it before Python 3.12) give the nested objects a schema.
+class RootCause(TypedDict):
+    """Why the hypothesis was wrong."""
+
+    category: RootCauseCategory
+    description: str
+
+
+class Lesson(TypedDict):
+    """What was learned."""
+
+    what_worked: str
+    takeaway: NotRequired[str | None]
+
+
+class MemoryItem(TypedDict):
+    """One memory of a batch."""
+
+    content: str
+    category: MemoryCategory
+    importance: NotRequired[float]
+    tags: NotRequired[list[str] | None]
+
+
+def _to_jsonable(result: Any, key: str | None = None) -> dict[str, Any]:
+    """Serialise a library result: a dataclass, a list of them as {"results", "count"}, or a plain value
+    as {key: value}."""
+    if key is not None:
+        return {key: result}
     if isinstance(result, list):
         items = [dataclasses.asdict(item) for item in result]
         return {"results": items, "count": len(items)}
@@ -78,8 +156,8 @@ def _error_result(kind: str, message: str) -> CallToolResult:
     return _tool_result({"error": {"type": kind, "message": message}}, is_error=True)
 
 
-async def _call(method: Callable[..., Any], *args: Any, **kwargs: Any) -> CallToolResult:
-    """Run one library call in a worker thread and serialise its outcome.
+async def _call(method: Callable[..., Any], *args: Any, _key: str | None = None, **kwargs: Any) -> CallToolResult:
+    """Run one library call in a worker thread and serialise its outcome (`_key` names a plain result).
 
     Running in a thread keeps the event loop answering (pings, cancellations)
     while DuckDB or the embedder works.
@@ -90,12 +168,44 @@ async def _call(method: Callable[..., Any], *args: Any, **kwargs: Any) -> CallTo
         return _error_result(exc.kind, str(exc))
     except Exception as exc:  # noqa: BLE001 - the agent must get an answer, not a dropped call
         return _error_result("internal_error", f"{type(exc).__name__}: {exc}")
-    return _tool_result(_to_jsonable(result))
+    return _tool_result(_to_jsonable(result, _key))
+
+
+def _describe_arguments_error(error: pydantic.ValidationError) -> str:
+    """The schema's verdict on a call's arguments, one clause per field: its name, the bad value and what
+    is allowed (pydantic lists an enum's options), as the library's own validation messages do."""
+    clauses = []
+    for problem in error.errors(include_url=False):
+        field = ".".join(str(part) for part in problem["loc"])
+        if problem["type"] == "missing":
+            clauses.append(f"{field}: required")
+        else:
+            value = repr(problem.get("input"))
+            value = value if len(value) <= 80 else value[:77] + "..."
+            clauses.append(f"{field} {value}: {problem['msg']}")
+    return "; ".join(clauses)
+
+
+class _Server(MCPServer):
+    """MCPServer whose refusals of a call (arguments outside the input schema, an unknown tool) are answered
+    in the same error object as the library's, instead of the SDK's plain text."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], request_context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, request_context)
+        except ToolError as exc:
+            if isinstance(exc, UnexpectedToolError):
+                raise
+            if isinstance(exc.__cause__, pydantic.ValidationError):
+                return _error_result("validation_error", _describe_arguments_error(exc.__cause__))
+            if self._tool_manager.get_tool(name) is None:
+                return _error_result("not_found", f"unknown tool {name!r}: list_tools gives the valid names")
+            raise
 
 
 def build_server(lm: Any) -> MCPServer:
     """Build an MCP server whose tools call the given opened learnmem library (`learnmem.open(...)`)."""
-    server = MCPServer(name=SERVER_NAME, instructions=INSTRUCTIONS, version=_library_version())
+    server = _Server(name=SERVER_NAME, instructions=INSTRUCTIONS, version=_library_version())
     categories = ", ".join(learnmem.MEMORY_CATEGORIES)
 
     @server.tool(
@@ -109,11 +219,24 @@ def build_server(lm: Any) -> MCPServer:
     )
     async def store_memory(
         content: Annotated[str, Field(description="The memory itself, one self-contained statement.")],
-        category: Annotated[str, Field(description=f"One of: {categories}.")],
+        category: Annotated[MemoryCategory, Field(description=f"One of: {categories}.")],
         importance: Annotated[float, Field(description="0.0 (trivia) to 1.0 (critical).")] = 0.5,
         tags: Annotated[list[str] | None, Field(description="Optional short labels to filter by.")] = None,
     ) -> CallToolResult:
         return await _call(lm.store_memory, content, category, importance=importance, tags=tags)
+
+    @server.tool(
+        annotations=_ADDITIVE,
+        description=(
+            "Store many memories in one call (embedded in one batch): items are {content, category, importance?, "
+            f"tags?}} with category one of: {categories}. Returns {{results: [{{id, duplicate, created_at, "
+            "message}], count}, one per item in order; a content already stored comes back with duplicate true."
+        ),
+    )
+    async def store_memories(
+        items: Annotated[list[MemoryItem], Field(description="The memories: {content, category, importance?, tags?}.")],
+    ) -> CallToolResult:
+        return await _call(lm.store_memories, items)
 
     @server.tool(
         annotations=_READ_ONLY,
@@ -125,7 +248,7 @@ def build_server(lm: Any) -> MCPServer:
     async def retrieve_memories(
         query: Annotated[str, Field(description="What you want to know, in plain words.")],
         limit: Annotated[int, Field(description="Maximum number of memories to return.")] = 10,
-        category: Annotated[str | None, Field(description=f"Only this category: {categories}.")] = None,
+        category: Annotated[MemoryCategory | None, Field(description=f"Only this category: {categories}.")] = None,
         tags: Annotated[list[str] | None, Field(description="Only memories carrying these tags.")] = None,
     ) -> CallToolResult:
         return await _call(lm.retrieve_memories, query, limit=limit, category=category, tags=tags)
@@ -138,14 +261,18 @@ def build_server(lm: Any) -> MCPServer:
         ),
     )
     async def list_memories(
-        category: Annotated[str | None, Field(description=f"Only this category: {categories}.")] = None,
+        category: Annotated[MemoryCategory | None, Field(description=f"Only this category: {categories}.")] = None,
         tags: Annotated[list[str] | None, Field(description="Only memories carrying these tags.")] = None,
         limit: Annotated[int, Field(description="Page size.")] = 50,
         offset: Annotated[int, Field(description="Number of memories to skip.")] = 0,
     ) -> CallToolResult:
         return await _call(lm.list_memories, category=category, tags=tags, limit=limit, offset=offset)
 
-    @server.tool(annotations=_READ_ONLY, description="Get one memory by its id.")
+    @server.tool(
+        annotations=_READ_ONLY,
+        description="Get one memory by its id. Returns {id, content, category, importance, tags, created_at}; "
+                    "an unknown id gives a not_found error.",
+    )
     async def get_memory(
         id: Annotated[str, Field(description="The memory id, as returned by store or retrieve.")],  # noqa: A002
     ) -> CallToolResult:
@@ -235,9 +362,11 @@ def build_server(lm: Any) -> MCPServer:
         since: Annotated[str | None, Field(description="Skip commits older than this ISO date.")] = None,
         project: Annotated[str | None, Field(description="Project name (default: the repository folder's name).")] = None,
         all_branches: Annotated[bool, Field(description="Every local branch, not only HEAD.")] = False,
+        embed: Annotated[bool, Field(description="Embed the messages (false: faster, search_commits then matches "
+                                                  "keywords only).")] = True,
     ) -> CallToolResult:
         return await _call(lm.index_commits, repo_path, since=since, project=project, all_branches=all_branches,
-                           progress=False)
+                           embed=embed, progress=False)
 
     @server.tool(
         annotations=_READ_ONLY,
@@ -351,8 +480,8 @@ def build_server(lm: Any) -> MCPServer:
         ),
     )
     async def start_ghap(
-        domain: Annotated[str, Field(description=f"One of: {domains}.")],
-        strategy: Annotated[str, Field(description=f"One of: {strategies}.")],
+        domain: Annotated[Domain, Field(description=f"One of: {domains}.")],
+        strategy: Annotated[Strategy, Field(description=f"One of: {strategies}.")],
         goal: Annotated[str, Field(description="The meaningful change you are after, e.g. 'Fix the auth timeout bug'.")],
         hypothesis: Annotated[str, Field(description="What you believe, e.g. 'Slow responses exceed the 30 s timeout'.")],
         action: Annotated[str, Field(description="What you do because of it, e.g. 'Raise the timeout to 60 s'.")],
@@ -372,44 +501,54 @@ def build_server(lm: Any) -> MCPServer:
         hypothesis: Annotated[str | None, Field(description="The revised hypothesis.")] = None,
         action: Annotated[str | None, Field(description="The revised action.")] = None,
         prediction: Annotated[str | None, Field(description="The revised prediction.")] = None,
-        strategy: Annotated[str | None, Field(description=f"A new strategy: {strategies}.")] = None,
+        strategy: Annotated[Strategy | None, Field(description=f"A new strategy: {strategies}.")] = None,
         note: Annotated[str | None, Field(description="A note to append.")] = None,
     ) -> CallToolResult:
         return await _call(lm.update_ghap, hypothesis=hypothesis, action=action, prediction=prediction,
                            strategy=strategy, note=note)
 
     @server.tool(
-        annotations=_TRANSITION,
+        annotations=_CLOSE,
         description=(
             f"Resolve the active GHAP entry when the outcome is known. status: {statuses}. falsified needs surprise "
             "and root_cause {category, description}; lesson {what_worked, takeaway} is optional; texts at most "
-            "2,000 characters. auto_captured: the outcome came from a test or build run (gold tier; else silver, or "
-            "bronze when the hypothesis or result says too little). The entry becomes a searchable experience. "
+            "2,000 characters. Gold tier when the hooks observed a test or build run since the current prediction "
+            "and its outcome agrees with status (passed: confirmed, failed: falsified), or auto_captured says the "
+            "outcome came from such a run; else silver, or bronze when the hypothesis or result says too little. "
+            "The entry becomes a searchable experience. "
             "Returns {id, status, confidence_tier, resolved_at}."
         ),
     )
     async def resolve_ghap(
-        status: Annotated[str, Field(description=f"One of: {statuses}.")],
+        status: Annotated[Status, Field(description=f"One of: {statuses}.")],
         result: Annotated[str, Field(description="What actually happened.")],
         surprise: Annotated[str | None, Field(description="What was unexpected (required when falsified).")] = None,
-        root_cause: Annotated[dict[str, Any] | None, Field(
+        root_cause: Annotated[RootCause | None, Field(
             description=f"Why the hypothesis was wrong (required when falsified): {{category, description}}; "
                         f"category one of: {causes}.",
-            json_schema_extra={"properties": {"category": {"type": "string"}, "description": {"type": "string"}}},
         )] = None,
-        lesson: Annotated[dict[str, Any] | None, Field(
-            description="What you learned: {what_worked, takeaway?}.",
-            json_schema_extra={"properties": {"what_worked": {"type": "string"}, "takeaway": {"type": "string"}}},
-        )] = None,
+        lesson: Annotated[Lesson | None, Field(description="What you learned: {what_worked, takeaway?}.")] = None,
         auto_captured: Annotated[bool, Field(description="The outcome was captured from a test/build run.")] = False,
     ) -> CallToolResult:
         return await _call(lm.resolve_ghap, status, result, surprise=surprise, root_cause=root_cause, lesson=lesson,
                            auto_captured=auto_captured)
 
     @server.tool(
+        annotations=_CLOSE,
+        description=(
+            "Give up on the active GHAP entry: it is resolved as abandoned with your reason as its result (abandoned "
+            "tier). Returns {id, status, confidence_tier, resolved_at}; no active entry gives a not_found error."
+        ),
+    )
+    async def abandon_ghap(
+        reason: Annotated[str, Field(description="Why you stop, e.g. 'the user changed the requirement'.")],
+    ) -> CallToolResult:
+        return await _call(lm.abandon_ghap, reason)
+
+    @server.tool(
         annotations=_READ_ONLY,
         description=(
-            "The active GHAP entry: {has_active, id, domain, strategy, goal, hypothesis, action, prediction, "
+            "The active GHAP entry. Returns {has_active, id, domain, strategy, goal, hypothesis, action, prediction, "
             "iteration_count, created_at, session_id}; has_active false and nulls when there is none."
         ),
     )
@@ -425,11 +564,44 @@ def build_server(lm: Any) -> MCPServer:
     )
     async def list_ghap_entries(
         limit: Annotated[int, Field(description="Maximum number of entries (1-100).")] = 20,
-        domain: Annotated[str | None, Field(description=f"Only this domain: {domains}.")] = None,
-        outcome: Annotated[str | None, Field(description=f"Only this outcome: {statuses} or active.")] = None,
+        domain: Annotated[Domain | None, Field(description=f"Only this domain: {domains}.")] = None,
+        outcome: Annotated[EntryState | None, Field(description=f"Only this outcome: {statuses} or active.")] = None,
         since: Annotated[str | None, Field(description="Only entries created on or after this ISO date.")] = None,
     ) -> CallToolResult:
         return await _call(lm.list_ghap_entries, limit=limit, domain=domain, outcome=outcome, since=since)
+
+    @server.tool(
+        annotations=_READ_ONLY,
+        description=(
+            "The entry an earlier session left active (an orphan), if any: adopt it with adopt_orphan to go on, or "
+            "close it with abandon_orphan. Returns {has_active, id, domain, strategy, goal, hypothesis, action, "
+            "prediction, iteration_count, created_at, session_id}; has_active false and nulls when there is none."
+        ),
+    )
+    async def get_orphaned_entry() -> CallToolResult:
+        return await _call(lm.get_orphaned_entry)
+
+    @server.tool(
+        annotations=_CLOSE,
+        description=(
+            "Take the orphaned entry into the current session and keep working on it (everything else is kept). "
+            "Returns the now active entry {has_active, id, ..., session_id}; no orphan gives a not_found error."
+        ),
+    )
+    async def adopt_orphan() -> CallToolResult:
+        return await _call(lm.adopt_orphan)
+
+    @server.tool(
+        annotations=_CLOSE,
+        description=(
+            "Close the orphaned entry as abandoned, with your reason as its result. Returns {id, status, "
+            "confidence_tier, resolved_at}; no orphan gives a not_found error."
+        ),
+    )
+    async def abandon_orphan(
+        reason: Annotated[str, Field(description="Why it is not continued.")],
+    ) -> CallToolResult:
+        return await _call(lm.abandon_orphan, reason)
 
     @server.tool(
         annotations=_READ_ONLY,
@@ -443,19 +615,19 @@ def build_server(lm: Any) -> MCPServer:
     )
     async def search_experiences(
         query: Annotated[str, Field(description="The situation or question, in plain words.")],
-        axis: Annotated[str, Field(description="full, strategy, surprise or root_cause.")] = "full",
-        domain: Annotated[str | None, Field(description=f"Only this domain: {domains}.")] = None,
-        outcome: Annotated[str | None, Field(description=f"Only this outcome: {statuses}.")] = None,
+        axis: Annotated[Axis, Field(description="full, strategy, surprise or root_cause.")] = "full",
+        domain: Annotated[Domain | None, Field(description=f"Only this domain: {domains}.")] = None,
+        outcome: Annotated[Status | None, Field(description=f"Only this outcome: {statuses}.")] = None,
         limit: Annotated[int, Field(description="Maximum number of experiences (1-50).")] = 10,
     ) -> CallToolResult:
         return await _call(lm.search_experiences, query, axis=axis, domain=domain, outcome=outcome, limit=limit)
 
     # -- learning: clusters and values --------------------------------------------------
 
-    axes = "full, strategy, surprise or root_cause"
+    axes = ", ".join(learning.AXES)
 
     @server.tool(
-        annotations=_ADDITIVE,
+        annotations=_TRANSITION,
         description=(
             "Cluster the experiences (resolved GHAP entries) of one axis now and store the run: the recurring "
             f"themes of past work. axis: {axes}. Returns {{axis, run_id, clusters: [{{cluster_id, label, size, "
@@ -465,7 +637,7 @@ def build_server(lm: Any) -> MCPServer:
         ),
     )
     async def get_clusters(
-        axis: Annotated[str, Field(description=f"The axis: {axes}.")],
+        axis: Annotated[Axis, Field(description=f"The axis: {axes}.")],
     ) -> CallToolResult:
         return await _call(lm.get_clusters, axis)
 
@@ -510,7 +682,7 @@ def build_server(lm: Any) -> MCPServer:
     async def store_value(
         text: Annotated[str, Field(description="The value, at most 500 characters.")],
         cluster_id: Annotated[str, Field(description="The cluster it summarises, e.g. surprise-3.")],
-        axis: Annotated[str, Field(description=f"The cluster's axis: {axes}.")],
+        axis: Annotated[Axis, Field(description=f"The cluster's axis: {axes}.")],
     ) -> CallToolResult:
         return await _call(lm.store_value, text, cluster_id, axis)
 
@@ -523,7 +695,7 @@ def build_server(lm: Any) -> MCPServer:
         ),
     )
     async def list_values(
-        axis: Annotated[str | None, Field(description=f"Only values of this axis: {axes}.")] = None,
+        axis: Annotated[Axis | None, Field(description=f"Only values of this axis: {axes}.")] = None,
         limit: Annotated[int, Field(description="Maximum number of values (1-100).")] = 20,
     ) -> CallToolResult:
         return await _call(lm.list_values, axis=axis, limit=limit)
@@ -538,10 +710,89 @@ def build_server(lm: Any) -> MCPServer:
     )
     async def search_values(
         query: Annotated[str, Field(description="The situation or question, in plain words.")],
-        axis: Annotated[str | None, Field(description=f"Only values of this axis: {axes}.")] = None,
+        axis: Annotated[Axis | None, Field(description=f"Only values of this axis: {axes}.")] = None,
         limit: Annotated[int, Field(description="Maximum number of values (1-50).")] = 5,
     ) -> CallToolResult:
         return await _call(lm.search_values, query, axis=axis, limit=limit)
+
+    # -- context and premortem ----------------------------------------------------------
+
+    @server.tool(
+        annotations=_READ_ONLY,
+        description=(
+            "What you should know now, as compact markdown within max_tokens. depth light (session start; "
+            "situation optional): top values, recent experiences, important and recent memories, recent commits "
+            "and hotspots. depth rich (after a failure or before a risky change; give the situation): similar "
+            "experiences with their lessons, values, surprise and root-cause patterns, relevant memories and "
+            "code. Returns {depth, situation, markdown, tokens, max_tokens, items: [{kind, id, text, score, "
+            "tokens}], omitted}; items carry ids to drill down with the other tools, omitted counts what the "
+            "budget left out."
+        ),
+    )
+    async def get_context(
+        situation: Annotated[str | None, Field(description="What you are doing or what just went wrong.")] = None,
+        depth: Annotated[Depth, Field(description="light or rich (rich needs a situation).")] = "light",
+        max_tokens: Annotated[int, Field(description="Token budget of the markdown.")] = 2000,
+        include_code: Annotated[bool, Field(description="Include relevant code units (rich).")] = True,
+        project: Annotated[str | None, Field(description="Only this indexed project's code and commits.")] = None,
+    ) -> CallToolResult:
+        return await _call(lm.get_context, situation, depth=depth, max_tokens=max_tokens, include_code=include_code,
+                           project=project)
+
+    @server.tool(
+        annotations=_READ_ONLY,
+        description=(
+            "Before trying a strategy on a kind of work: how it went before. Returns {domain, strategy, situation, "
+            "total, confirmed, falsified, abandoned, failures: [experiences, most relevant to the situation "
+            "first], surprises: [{text, count, example_ghap_id}], root_causes: [{text, count, example_ghap_id}], "
+            "values: [...], markdown}."
+        ),
+    )
+    async def get_premortem(
+        domain: Annotated[Domain, Field(description=f"The kind of work: {domains}.")],
+        strategy: Annotated[Strategy, Field(description=f"The strategy you are about to use: {strategies}.")],
+        situation: Annotated[str | None, Field(description="What you are about to do, to rank past failures.")] = None,
+    ) -> CallToolResult:
+        return await _call(lm.get_premortem, domain, strategy, situation=situation)
+
+    # -- moving entries, and the file ---------------------------------------------------
+
+    @server.tool(
+        annotations=_EXPORT,
+        description=(
+            "Write the GHAP entries as JSON lines (the GHAP entry format), oldest first, to a file on this machine; "
+            "a file already there is replaced. The active entry too when include_active. Returns {exported}: the "
+            "number of entries written."
+        ),
+    )
+    async def export_ghap(
+        path_or_stream: Annotated[str, Field(description="The file to write (a path; created or overwritten).")],
+        include_active: Annotated[bool, Field(description="Also write the active entry.")] = False,
+    ) -> CallToolResult:
+        return await _call(lm.export_ghap, path_or_stream, include_active=include_active, _key="exported")
+
+    @server.tool(
+        annotations=_ADDITIVE,
+        description=(
+            "Import GHAP entries from a JSONL file or a journal directory (current_ghap.json, session_entries.jsonl, "
+            "archive/*.jsonl); resolved ones become searchable experiences. Known ids are skipped, so importing "
+            "again adds nothing. Returns {imported, skipped_duplicates, errors: ['file:line: reason'], warnings}."
+        ),
+    )
+    async def import_ghap(
+        path: Annotated[str, Field(description="A .jsonl file or a journal directory on this machine.")],
+    ) -> CallToolResult:
+        return await _call(lm.import_ghap, path)
+
+    @server.tool(
+        annotations=_READ_ONLY,
+        description=(
+            "The memory file: where it is, how big, which embedding model, how many rows in each table. Returns "
+            "{path, file_bytes, wal_bytes, schema_version, library_version, embedding_model, embedding_dim, counts}."
+        ),
+    )
+    async def info() -> CallToolResult:
+        return await _call(lm.info)
 
     return server
 

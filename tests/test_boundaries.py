@@ -1,6 +1,8 @@
 """The architectural boundaries of DESIGN.md, checked on the source's syntax trees.
 
-- `mcp_adapter` never imports `duckdb` (it calls the library, which owns the file);
+- `mcp_adapter` never imports `duckdb` (it calls the library, which owns the file), never reads `sql/`
+  (no path to it, no import of the library's query loader or store) and goes through the facade only
+  (no `.store`, `.sql`, `.snapshot`: those hand out the file or run SQL);
 - `learnmem` never imports `mcp` (the library works without any adapter);
 - only `learnmem/store.py` calls `duckdb.connect` (one place opens connections);
 - no Python file in either package holds SQL text (it lives in `sql/`).
@@ -63,6 +65,72 @@ def test_mcp_adapter_never_reads_sql_dir(path: Path) -> None:
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             text = node.value.strip()
             assert not text.endswith(".sql") and not text.startswith("sql/"), f"{_rel(path)}:{node.lineno}"
+
+
+# Library modules that hold the SQL loader and the connections: the adapter must not reach past the facade.
+_ADAPTER_FORBIDDEN_MODULES = {"learnmem.sql", "learnmem.store", "duckdb"}
+_ADAPTER_FORBIDDEN_ATTRIBUTES = {"store", "sql", "snapshot", "run_query", "copy_to_memory"}
+# Calls that open or join paths: a literal naming sql/ (or a .sql file) in them reads the query files.
+_PATH_CALLS = {"Path", "PurePath", "open", "joinpath", "files", "read_text", "glob", "rglob", "iterdir", "join"}
+_SQL_PATH = re.compile(r"(^|[/\\])(sql|queries|migrations)([/\\]|$)|\.sql$", re.IGNORECASE)
+
+
+def _full_imports(tree: ast.Module) -> set[str]:
+    """Dotted names of every module imported, and `package.name` for each `from package import name`."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+@pytest.mark.parametrize("path", _python_files("mcp_adapter"), ids=_rel)
+def test_mcp_adapter_never_imports_the_sql_loader_nor_the_store(path: Path) -> None:
+    imported = _full_imports(_tree(path))
+    offenders = {name for name in imported for banned in _ADAPTER_FORBIDDEN_MODULES
+                 if name == banned or name.startswith(banned + ".")}
+    assert not offenders, f"{_rel(path)} imports {sorted(offenders)}: call the learnmem facade instead"
+
+
+@pytest.mark.parametrize("path", _python_files("mcp_adapter"), ids=_rel)
+def test_mcp_adapter_goes_through_the_facade_only(path: Path) -> None:
+    offenders = [f"line {node.lineno}: .{node.attr}" for node in ast.walk(_tree(path))
+                 if isinstance(node, ast.Attribute) and node.attr in _ADAPTER_FORBIDDEN_ATTRIBUTES]
+    assert not offenders, f"{_rel(path)} reaches past the facade: {offenders}"
+
+
+def _path_literals(tree: ast.Module) -> list[ast.Constant]:
+    """String literals used as path parts: operands of `/`, arguments of path-opening or joining calls."""
+    found: list[ast.Constant] = []
+    for node in ast.walk(tree):
+        parts: list[ast.AST] = []
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            parts = [node.left, node.right]
+        elif isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            if name in _PATH_CALLS:
+                parts = [*node.args, *(keyword.value for keyword in node.keywords)]
+        found += [part for part in parts if isinstance(part, ast.Constant) and isinstance(part.value, str)]
+    return found
+
+
+def test_sql_path_detector() -> None:
+    tree = ast.parse('ROOT / "sql" / "queries"\nPath("sql/queries/memories.sql")\nfiles("learnmem").joinpath("sql")\n'
+                     'open("x/views.sql")\nPath("data") / "notes.txt"\nNOT = {"sql": "a reason"}\n')
+    flagged = [node.value for node in _path_literals(tree) if _SQL_PATH.search(node.value)]
+    # Caught wherever a path is built; a plain mention ("sql" as a dict key, prose) is not a path.
+    assert sorted(flagged) == sorted(["sql", "queries", "sql/queries/memories.sql", "sql", "x/views.sql"])
+
+
+@pytest.mark.parametrize("path", _python_files("mcp_adapter"), ids=_rel)
+def test_mcp_adapter_never_builds_a_path_into_sql_dir(path: Path) -> None:
+    offenders = [f"line {node.lineno}: {node.value!r}" for node in _path_literals(_tree(path))
+                 if _SQL_PATH.search(node.value)]
+    assert not offenders, f"{_rel(path)} reads sql/: {offenders}"
 
 
 @pytest.mark.parametrize("path", _python_files("learnmem"), ids=_rel)

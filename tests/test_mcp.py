@@ -422,3 +422,148 @@ def test_learning_tools_cluster_validate_and_store_values_over_stdio(db: Path, t
             assert is_error and error["error"]["type"] == kind, (tool, error)
 
     _run(db, tmp_path, scenario)
+
+
+# -- the whole library, tool by tool ------------------------------------------------------
+
+# Library parameters a tool leaves out: a terminal progress display (stdout is the protocol here).
+OMITTED_PARAMETERS = {"progress"}
+READ_ONLY_TOOLS = {
+    "retrieve_memories", "list_memories", "get_memory", "search_code", "find_similar_code", "find_callers",
+    "find_callees", "search_commits", "get_file_history", "get_churn_hotspots", "get_code_authors", "get_blame",
+    "get_unit_history", "get_active_ghap", "list_ghap_entries", "get_orphaned_entry", "search_experiences",
+    "get_cluster_members", "validate_value", "list_values", "search_values", "get_context", "get_premortem", "info",
+}
+DESTRUCTIVE_TOOLS = {"delete_memory", "export_ghap"}  # export replaces a file already at its path
+
+
+def _public_methods() -> set[str]:
+    return {name for name, member in inspect.getmembers(learnmem.Learnmem, inspect.isfunction)
+            if not name.startswith("_")}
+
+
+def _enum(schema: dict[str, Any], prop: str) -> list[str]:
+    """The enum of a property, through `anyOf` (optional) and `$ref` (typed dicts)."""
+    node = schema["properties"][prop]
+    for option in node.get("anyOf", [node]):
+        if "enum" in option:
+            return option["enum"]
+    raise AssertionError(f"{prop} has no enum: {node}")
+
+
+def test_every_library_method_is_a_tool_or_deliberately_not(db: Path, tmp_path: Path) -> None:
+    from mcp_adapter.server import NOT_TOOLS
+
+    async def scenario(session: ClientSession) -> None:
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+        methods = _public_methods()
+        assert set(tools) == methods - set(NOT_TOOLS), "a library method without a tool, or a tool without one"
+        assert set(NOT_TOOLS) <= methods, "NOT_TOOLS names a method the library no longer has"
+        assert all(NOT_TOOLS.values())  # each with its reason
+
+        for name, tool in tools.items():
+            hints = tool.annotations
+            assert tool.description and "Returns" in tool.description, name  # says what comes back
+            assert hints.open_world_hint is False, name
+            assert hints.read_only_hint is (name in READ_ONLY_TOOLS), name
+            assert hints.destructive_hint is (name in DESTRUCTIVE_TOOLS), name
+            if name in READ_ONLY_TOOLS:
+                assert hints.idempotent_hint is True, name
+            params = {p.name: p for p in inspect.signature(getattr(learnmem.Learnmem, name)).parameters.values()
+                      if p.name != "self" and p.name not in OMITTED_PARAMETERS}
+            schema = tool.input_schema
+            assert set(schema.get("properties", {})) == set(params), name
+            assert set(schema.get("required", [])) == {n for n, p in params.items()
+                                                       if p.default is inspect.Parameter.empty}, name
+            for n, p in params.items():
+                if p.default is not inspect.Parameter.empty:
+                    assert schema["properties"][n].get("default") == p.default, (name, n)
+
+        # Enums come from the library's constants.
+        from learnmem import context, ghap, learning
+
+        schemas = {name: tool.input_schema for name, tool in tools.items()}
+        for tool, prop in (("start_ghap", "domain"), ("get_premortem", "domain"), ("list_ghap_entries", "domain"),
+                           ("search_experiences", "domain")):
+            assert _enum(schemas[tool], prop) == list(ghap.DOMAINS), (tool, prop)
+        for tool, prop in (("start_ghap", "strategy"), ("update_ghap", "strategy"), ("get_premortem", "strategy")):
+            assert _enum(schemas[tool], prop) == list(ghap.STRATEGIES), (tool, prop)
+        for tool in ("search_experiences", "get_clusters", "store_value", "list_values", "search_values"):
+            assert _enum(schemas[tool], "axis") == list(learning.AXES), tool
+        assert _enum(schemas["resolve_ghap"], "status") == list(ghap.STATUSES)
+        assert _enum(schemas["search_experiences"], "outcome") == list(ghap.STATUSES)
+        assert _enum(schemas["list_ghap_entries"], "outcome") == [*ghap.STATUSES, "active"]
+        assert _enum(schemas["get_context"], "depth") == list(context.DEPTHS)
+        assert _enum(schemas["store_memory"], "category") == list(learnmem.MEMORY_CATEGORIES)
+        root_cause = schemas["resolve_ghap"]["$defs"]["RootCause"]
+        assert root_cause["properties"]["category"]["enum"] == list(ghap.ROOT_CAUSE_CATEGORIES)
+        assert set(root_cause["required"]) == {"category", "description"}
+
+    _run(db, tmp_path, scenario)
+
+
+def test_arguments_outside_the_schema_get_the_error_object(db: Path, tmp_path: Path) -> None:
+    async def scenario(session: ClientSession) -> None:
+        payload, is_error = await _call(session, "start_ghap", domain="cooking", strategy="trial-and-error",
+                                        goal="g", hypothesis="h", action="a")
+        assert is_error and set(payload) == {"error"} and payload["error"]["type"] == "validation_error"
+        message = payload["error"]["message"]
+        assert "domain" in message and "cooking" in message and "debugging" in message  # field, value, options
+        assert "prediction: required" in message
+        payload, is_error = await _call(session, "get_context", depth="deep")
+        assert is_error and payload["error"]["type"] == "validation_error" and "rich" in payload["error"]["message"]
+        payload, is_error = await _call(session, "no_such_tool")
+        assert is_error and payload["error"]["type"] == "not_found" and "no_such_tool" in payload["error"]["message"]
+        assert (await _ok(session, "info"))["counts"]["memories"] == 0  # still healthy
+
+    _run(db, tmp_path, scenario)
+
+
+def test_orphans_abandon_export_import_and_info(db: Path, tmp_path: Path) -> None:
+    """An entry left active by an earlier session is found, adopted, then abandoned; entries move out and in."""
+    exported = tmp_path / "entries.jsonl"
+    other_db = tmp_path / "other.duckdb"
+    start = {"domain": "debugging", "strategy": "read-the-error", "goal": "Fix the crash on empty carts",
+             "hypothesis": "total() divides by the item count, which is zero for an empty cart",
+             "action": "Return 0 early for an empty cart", "prediction": "The empty-cart test stops crashing"}
+
+    async def scenario(session: ClientSession) -> None:
+        assert (await _ok(session, "get_orphaned_entry"))["has_active"] is False
+        first = await _ok(session, "start_ghap", **start)
+        # A hook starts a new session (the client's conversation restarted): the entry is now an orphan.
+        learnmem.open(db).start_session()
+        orphan = await _ok(session, "get_orphaned_entry")
+        assert (orphan["has_active"], orphan["id"]) == (True, first["id"])
+        adopted = await _ok(session, "adopt_orphan")
+        assert adopted["id"] == first["id"] and adopted["session_id"] != orphan["session_id"]
+        assert (await _ok(session, "get_orphaned_entry"))["has_active"] is False
+        again, is_error = await _call(session, "adopt_orphan")
+        assert is_error and again["error"]["type"] == "not_found"
+
+        learnmem.open(db).start_session()
+        closed = await _ok(session, "abandon_orphan", reason="the next session works on something else")
+        assert (closed["id"], closed["status"], closed["confidence_tier"]) == (first["id"], "abandoned", "abandoned")
+
+        second = await _ok(session, "start_ghap", **start)
+        given_up = await _ok(session, "abandon_ghap", reason="the user dropped empty carts from the scope")
+        assert (given_up["id"], given_up["status"]) == (second["id"], "abandoned")
+        none, is_error = await _call(session, "abandon_ghap", reason="twice")
+        assert is_error and none["error"]["type"] == "not_found"
+        listed = await _ok(session, "list_ghap_entries", outcome="abandoned")
+        assert {entry["id"] for entry in listed["results"]} == {first["id"], second["id"]}
+
+        out = await _ok(session, "export_ghap", path_or_stream=str(exported))
+        assert out == {"exported": 2}
+        assert len(exported.read_text().splitlines()) == 2
+        assert (await _ok(session, "import_ghap", path=str(exported))) == {
+            "imported": 0, "skipped_duplicates": 2, "errors": [], "warnings": []}
+        missing, is_error = await _call(session, "import_ghap", path=str(tmp_path / "nope.jsonl"))
+        assert is_error and missing["error"]["type"] == "not_found"
+
+        info = await _ok(session, "info")
+        assert info["path"] == str(db) and info["counts"]["memories"] == 0
+        assert info["embedding_dim"] == 384 and info["schema_version"] >= 1
+
+    _run(db, tmp_path, scenario)
+    # The exported file is a faithful copy: another file takes both entries in.
+    assert learnmem.open(other_db).import_ghap(exported).imported == 2

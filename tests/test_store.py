@@ -49,6 +49,8 @@ EXPECTED_SCHEMA = {
                      "outcome_status", "outcome_result", "captured_at", "auto_captured", "surprise",
                      "root_cause_category", "root_cause_description", "lesson_what_worked", "lesson_takeaway",
                      "confidence_tier"],
+    "ghap_observations": ["ghap_id", "session_id", "observed_at", "tool", "command", "kind", "outcome",
+                          "exit_code", "summary"],
     "experience_axes": ["ghap_id", "axis", "text", "terms", "embedding", "created_at"],
     "experience_axes_embedded": ["ghap_id", "axis", "text", "terms", "embedding", "created_at"],
     "experience_axes_recent": ["ghap_id", "axis", "text", "terms", "embedding", "created_at"],

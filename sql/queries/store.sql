@@ -24,7 +24,9 @@ UNION ALL SELECT 'code_files', count(*) FROM code_files
 UNION ALL SELECT 'code_units', count(*) FROM code_units
 UNION ALL SELECT 'calls', count(*) FROM calls
 UNION ALL SELECT 'commits', count(*) FROM commits
-UNION ALL SELECT 'commit_files', count(*) FROM commit_files;
+UNION ALL SELECT 'commit_files', count(*) FROM commit_files
+UNION ALL SELECT 'ghap_entries', count(*) FROM ghap_entries
+UNION ALL SELECT 'learned_values', count(*) FROM learned_values;
 
 -- name: load_extension
 -- LOAD takes no parameters: the caller substitutes a quoted path for {path}.

@@ -1,0 +1,1 @@
+"""Claude Code hook latency benchmarks (`python -m bench.hooks`)."""
