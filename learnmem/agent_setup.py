@@ -57,6 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from learnmem.errors import LearnmemError, ValidationError
+from learnmem.paths import database_path, project_root
 
 TARGETS = ("claude", "opencode")
 SERVER_NAME = "learnmem"
@@ -170,26 +171,6 @@ def uninstall(
             plan.remove_empty_dirs([".opencode/commands", ".opencode"])
     plan.forget(_paths_of(chosen))
     return plan.finish(chosen, keep_record=False)
-
-
-def project_root(start: Path) -> Path:
-    """The git top level containing `start`, else `start` itself.
-
-    The rule of `learnmem.store.project_root`, repeated here because store.py imports DuckDB.
-    """
-    start = start.resolve()
-    for folder in (start, *start.parents):
-        if (folder / ".git").exists():
-            return folder
-    return start
-
-
-def database_path(directory: str | os.PathLike[str] = ".") -> Path:
-    """Where `learnmem init` puts the database for this directory (`$LEARNMEM_DB` wins), without creating it."""
-    override = os.environ.get("LEARNMEM_DB")
-    if override:
-        return Path(override).expanduser().absolute()
-    return project_root(Path(directory)) / ".learnmem" / "learnmem.duckdb"
 
 
 def console_script(name: str) -> str:

@@ -34,7 +34,8 @@ from learnmem.ghap_records import (
 )
 from learnmem.memory_index import MemoryIndex
 from learnmem.records import DeleteResult, Info, Memory, MemoryHit, StoreResult
-from learnmem.store import Store, default_path, project_root
+from learnmem.paths import database_path, project_root
+from learnmem.store import Store
 from learnmem.version import VERSION
 
 
@@ -414,7 +415,7 @@ def open(  # noqa: A001 - learnmem.open() reads like the builtin it mirrors
 def init_project(directory: str | os.PathLike = ".") -> Path:
     """Create `<repo root>/.learnmem/learnmem.duckdb` and ignore `.learnmem/` in `.gitignore`. Returns the file."""
     root = project_root(Path(directory))
-    path = root / ".learnmem" / "learnmem.duckdb" if not os.environ.get("LEARNMEM_DB") else default_path()
+    path = database_path(directory)
     Learnmem(path).close()
     gitignore = root / ".gitignore"
     lines = gitignore.read_text(encoding="utf-8").splitlines() if gitignore.exists() else []

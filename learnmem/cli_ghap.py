@@ -91,6 +91,12 @@ def cmd_abandon(args: argparse.Namespace) -> None:
     _emit(args, result, f"Abandoned {result.id}")
 
 
+def cmd_adopt(args: argparse.Namespace) -> None:
+    """Take the entry an earlier session left active into the current session."""
+    result = _tools()._open(args).adopt_orphan()
+    _emit(args, result, f"Adopted {result.id} into the current session: {result.goal}")
+
+
 def cmd_status(args: argparse.Namespace) -> None:
     """Show the active entry."""
     from learnmem import ghap
@@ -177,6 +183,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
     "update": (cmd_update, "revise the active entry: a new hypothesis/action/prediction, a strategy or a note"),
     "resolve": (cmd_resolve, "resolve the active entry as confirmed, falsified or abandoned"),
     "abandon": (cmd_abandon, "abandon the active entry with a reason"),
+    "adopt": (cmd_adopt, "take the entry an earlier session left active (an orphan) into the current session"),
     "status": (cmd_status, "show the active entry"),
     "list": (cmd_list, "list entries, newest first"),
     "search": (cmd_search, "search resolved entries (experiences) by meaning and words, on one axis"),

@@ -96,7 +96,8 @@ def _light_sections(lm: Learnmem, situation: str | None, project: str | None) ->
     if focus is not None:
         memories += [_memory(hit.id, hit.category, hit.content, hit.score) for hit in
                      lm.retrieve_memories(focus, limit=6)]
-    memories += _stored_memories(lm, "important_memories", 6) + _stored_memories(lm, "recent_memories", 4)
+    memories += (_stored_memories(lm, sql.query("important_memories"), 6)
+                 + _stored_memories(lm, sql.query("recent_memories"), 4))
     sections.append(_Section("Memories", tuple(memories)))
     commits, hotspots = _git(lm, project)
     sections += [_Section("Recent commits", commits), _Section("Hotspots", hotspots)]
@@ -174,7 +175,7 @@ def _memory(memory_id: str, category: str, content: str, score: float) -> _Candi
 
 def _stored_memories(lm: Learnmem, query: str, limit: int) -> list[_Candidate]:
     with lm.store.read() as con:
-        rows = con.execute(sql.query(query), {"limit": limit}).fetchall()
+        rows = con.execute(query, {"limit": limit}).fetchall()
     return [_memory(memory_id, category, content, 1.0 / (rank + 1))
             for rank, (memory_id, content, category, _importance, _tags, _created) in enumerate(rows)]
 
@@ -195,8 +196,9 @@ def _git(lm: Learnmem, project: str | None) -> tuple[tuple[_Candidate, ...], tup
     except NotFoundError:  # the newest commit's repository was removed since
         hotspots = []
     spots = tuple(
-        _Candidate("hotspot", spot.path, f"- {spot.path}: {spot.commits} commits in the {HOTSPOT_DAYS} days to the newest, "
-                                         f"+{spot.insertions}/-{spot.deletions}, last {spot.last_change[:10]}",
+        _Candidate("hotspot", spot.path,
+                   f"- {spot.path}: {spot.commits} commits in the {HOTSPOT_DAYS} days to the newest, "
+                   f"+{spot.insertions}/-{spot.deletions}, last {spot.last_change[:10]}",
                    1.0 / (rank + 1), spot.path)
         for rank, spot in enumerate(hotspots))
     return commits, spots
@@ -230,7 +232,8 @@ def _code(lm: Learnmem, situation: str, project: str | None) -> tuple[_Candidate
     return tuple(
         _Candidate("code", f"{hit.file_path}:{hit.start_line}",
                    f"- {hit.qualified_name} ({hit.unit_type}, {hit.file_path}:{hit.start_line}-{hit.end_line})"
-                   + (f": {clip(hit.signature, 160)}" if hit.signature else "") + f" `{hit.file_path}:{hit.start_line}`",
+                   + (f": {clip(hit.signature, 160)}" if hit.signature else "")
+                   + f" `{hit.file_path}:{hit.start_line}`",
                    hit.score, f"code:{hit.project}:{hit.file_path}:{hit.start_line}")
         for hit in hits)
 

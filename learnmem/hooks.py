@@ -66,6 +66,7 @@ from pathlib import Path
 from typing import Any
 
 from learnmem.oneshot import EMBEDDING_DIM, OneShotView
+from learnmem.paths import project_root
 from learnmem.test_runs import detect_test_command, judge_run
 from learnmem.text import LazyPattern, clip
 
@@ -104,15 +105,6 @@ def canonical_event(name: Any) -> str | None:
         return None
     key = re.sub(r"(?<=[a-z])(?=[A-Z])", "-", name.strip()).replace("_", "-").lower()
     return EVENTS.get(key)
-
-
-def project_root(start: Path) -> Path:
-    """The git top level containing `start`, else `start` (store.project_root, without importing DuckDB)."""
-    start = start.resolve()
-    for folder in (start, *start.parents):
-        if (folder / ".git").exists():
-            return folder
-    return start
 
 
 @dataclass(frozen=True)
@@ -287,7 +279,7 @@ def _entry_lines(entry: Any) -> str:
 # -- SessionStart ------------------------------------------------------------------------------------------
 
 ORPHAN_HELP = (
-    "If you are continuing that work, adopt it into this session: adopt_orphan (Python: `lm.adopt_orphan()`); "
+    "If you are continuing that work, adopt it into this session: adopt_orphan (CLI: `learnmem ghap adopt`); "
     "update_ghap and resolve_ghap act on it either way. If not, close it with your reason: abandon_orphan "
     "(CLI: `learnmem ghap abandon \"<reason>\"`).")
 

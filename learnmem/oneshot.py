@@ -11,6 +11,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Any
 
+from learnmem import sql
 from learnmem.learning_records import value_from_row as _value
 
 EMBEDDING_DIM = 384  # the Store's default; a file made with another model keeps its own
@@ -62,10 +63,8 @@ class OneShotView:
         return self._vectors[text]
 
     def _rows(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
-        from learnmem import sql
-
         with self.store.read() as con:
-            cursor = con.execute(sql.query(query), params)
+            cursor = con.execute(query, params)
             names = [column[0] for column in cursor.description]
             return [dict(zip(names, row)) for row in cursor.fetchall()]
 
@@ -80,13 +79,14 @@ class OneShotView:
         return ghap.get_active_ghap(self.store)
 
     def list_values(self, axis: str | None = None, limit: int = 20):
-        rows = self._rows("all_values", {})
+        rows = self._rows(sql.query("all_values"), {})
         return [_value(row) for row in rows if axis is None or row["axis"] == axis][:limit]
 
     def search_values(self, query: str, axis: str | None = None, limit: int = 5):
         if not query or not query.strip():
             return []
-        rows = self._rows("hook_similar_values", {"q": self._vector(query), "axis": axis, "limit": limit})
+        rows = self._rows(sql.query("hook_similar_values"),
+                          {"q": self._vector(query), "axis": axis, "limit": limit})
         return [_value(row, round(float(row["score"]), 6)) for row in rows]
 
     def retrieve_memories(self, query: str, limit: int = 10, category: str | None = None, tags=None):
@@ -95,8 +95,8 @@ class OneShotView:
 
         if not query or not query.strip():
             return []
-        rows = self._rows("hook_similar_memories", {"q": self._vector(query), "category": category,
-                                                    "tags": list(tags) if tags else None, "limit": limit})
+        rows = self._rows(sql.query("hook_similar_memories"), {
+            "q": self._vector(query), "category": category, "tags": list(tags) if tags else None, "limit": limit})
         return [MemoryHit(id=row["id"], content=row["content"], category=row["category"],
                           importance=float(row["importance"]), tags=tuple(row["tags"] or ()),
                           created_at=iso(row["created_at"]), score=round(float(row["score"]), 6)) for row in rows]
@@ -114,14 +114,14 @@ class OneShotView:
         else:
             axes, depth = [axis], limit
         if axis not in self._ranked.get(key, {}) or len(self._ranked[key][axis]) < min(limit, depth):
-            ranked = self._rows("hook_ranked_experiences", {"q": self._vector(query), "axes": axes, "limit": depth,
-                                                            "domain": domain, "outcome": outcome})
+            ranked = self._rows(sql.query("hook_ranked_experiences"), {
+                "q": self._vector(query), "axes": axes, "limit": depth, "domain": domain, "outcome": outcome})
             found = self._ranked.setdefault(key, {})
             for name in axes:
                 found[name] = [row for row in ranked if row["axis"] == name]
             missing = sorted({row["ghap_id"] for row in ranked} - set(self._entries))
             if missing:
-                for row in self._rows("hook_experience_rows", {"ids": missing}):
+                for row in self._rows(sql.query("hook_experience_rows"), {"ids": missing}):
                     self._entries[row["ghap_id"]] = row
         hits = []
         for ranked_row in self._ranked[key][axis][:limit]:
@@ -145,8 +145,8 @@ class OneShotView:
 
         end = validate.moment("as_of", as_of) or utc_now()
         project, _ = projects.resolve(self.store, project)
-        rows = self._rows("churn_hotspots", {"project": project, "start": end - timedelta(days=days), "end": end,
-                                             "limit": limit})
+        rows = self._rows(sql.query("churn_hotspots"), {
+            "project": project, "start": end - timedelta(days=days), "end": end, "limit": limit})
         return [Hotspot(path=row["path"], commits=row["commits"], insertions=int(row["insertions"]),
                         deletions=int(row["deletions"]), authors=row["authors"], last_change=iso(row["last_change"]))
                 for row in rows]

@@ -30,6 +30,7 @@ import duckdb
 
 from learnmem import sql
 from learnmem.errors import LearnmemError, ModelMismatchError, NotFoundError, StoreBusyError, ValidationError
+from learnmem.paths import default_path, project_root  # noqa: F401 - project_root: re-exported
 from learnmem.version import VERSION
 
 if TYPE_CHECKING:  # pyarrow costs ~170 ms to import: the hook and `ghap status` paths must not pay it
@@ -49,23 +50,6 @@ _CONFIG = {"autoinstall_known_extensions": False}
 _process_locks: dict[Path, threading.RLock] = {}
 _aliases: dict[Path, str] = {}  # the name each file is attached under in this process
 _process_locks_guard = threading.Lock()
-
-
-def project_root(start: Path) -> Path:
-    """The git top level containing `start`, else `start` itself."""
-    start = start.resolve()
-    for folder in (start, *start.parents):
-        if (folder / ".git").exists():
-            return folder
-    return start
-
-
-def default_path() -> Path:
-    """`$LEARNMEM_DB`, else `<repo root>/.learnmem/learnmem.duckdb`."""
-    override = os.environ.get("LEARNMEM_DB")
-    if override:
-        return Path(override).expanduser().absolute()
-    return project_root(Path.cwd()) / ".learnmem" / "learnmem.duckdb"
 
 
 def iso(moment: datetime) -> str:

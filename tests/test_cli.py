@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import learnmem
 from learnmem.cli import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -318,6 +319,16 @@ def test_ghap_session_through_the_cli(tmp_path):
                            2, "domain", "astrology")
     _assert_one_line_error(_run("ghap", "list", "--outcome", "maybe", "--db", db, ok=False), 2, "outcome", "maybe")
     _assert_one_line_error(_run("ghap", "import", str(tmp_path / "nope.jsonl"), "--db", db, ok=False), 2, "nope.jsonl")
+
+    # An entry left active by an earlier session is adopted into the current one.
+    orphan = _json("ghap", "start", "--domain", "feature", "--strategy", "research-first", "--goal", "Add XLSX export",
+                   "--hypothesis", "openpyxl streams rows", "--action", "Use write_only mode",
+                   "--prediction", "Memory stays flat", "--db", db)
+    _assert_one_line_error(_run("ghap", "adopt", "--db", db, ok=False), 2, "orphan")  # its own session: none
+    learnmem.open(db).start_session()  # a new conversation
+    adopted = _json("ghap", "adopt", "--db", db)
+    assert adopted["id"] == orphan["id"] and adopted["session_id"] != orphan.get("session_id")
+    assert _run("ghap", "adopt", "--db", db, ok=False).returncode == 2
 
 
 def test_ghap_status_imports_no_heavy_module(tmp_path):

@@ -109,7 +109,7 @@ def test_the_file_is_the_projects_default_one(tmp_path, monkeypatch):
     monkeypatch.chdir(deep)
     monkeypatch.delenv("LEARNMEM_DB", raising=False)
     assert hooks.locate(None, {}, {}).db == store.default_path() == tmp_path / ".learnmem" / "learnmem.duckdb"
-    assert hooks.project_root(deep) == store.project_root(deep)
+    assert hooks.project_root(deep) == store.project_root(deep) == deep.parent.parent  # one rule, one place
     # The payload's cwd wins over the process's directory; $LEARNMEM_DB and --db over both.
     other = tmp_path / "other"
     (other / ".git").mkdir(parents=True)

@@ -1,0 +1,29 @@
+"""Where a project's learnmem file lives. Standard library only: the hooks and `learnmem init --claude`
+find the file without importing DuckDB."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def project_root(start: Path) -> Path:
+    """The git top level containing `start`, else `start` itself."""
+    start = Path(start).resolve()
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return folder
+    return start
+
+
+def database_path(directory: str | os.PathLike[str] = ".") -> Path:
+    """`$LEARNMEM_DB`, else `<project root of directory>/.learnmem/learnmem.duckdb` (not created here)."""
+    override = os.environ.get("LEARNMEM_DB")
+    if override:
+        return Path(override).expanduser().absolute()
+    return project_root(Path(directory)) / ".learnmem" / "learnmem.duckdb"
+
+
+def default_path() -> Path:
+    """The file for the working directory: database_path(cwd)."""
+    return database_path(Path.cwd())
