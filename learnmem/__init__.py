@@ -12,7 +12,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from learnmem.errors import InsufficientDataError, LearnmemError, NotFoundError, ValidationError
-from learnmem.records import DeleteResult, Info, Memory, MemoryHit, StoreResult
+from learnmem.records import DeleteResult, ForgetResult, Info, Memory, MemoryHit, StoreResult
 from learnmem.version import VERSION as __version__
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "MEMORY_CATEGORIES",
     "DeleteResult",
+    "ForgetResult",
     "Info",
     "InsufficientDataError",
     "Learnmem",

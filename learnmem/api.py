@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 import duckdb
 
-from learnmem import context, embed, experiences, ghap, ghap_io, learning, memories, sql
+from learnmem import context, embed, experiences, ghap, ghap_io, learning, memories, portable, sql
 from learnmem.code import code_search, graph, indexer
 from learnmem.code.code_search import CodeHit
 from learnmem.code.graph import CallEdge
@@ -27,13 +27,14 @@ from learnmem.git.records import (
     BlameEntry, CodeAuthor, CommitHit, CommitIndexResult, FileHistoryEntry, Hotspot, UnitChange,
 )
 from learnmem.ghap_io import ImportResult
+from learnmem.portable import DataImportResult, ExportResult
 from learnmem.context_records import Context, Premortem
 from learnmem.learning_records import ClusterRun, Value, ValueCheck
 from learnmem.ghap_records import (
     ActiveGhap, Experience, GhapSummary, ResolveResult, SessionEnd, StartResult, UpdateResult,
 )
 from learnmem.memory_index import MemoryIndex
-from learnmem.records import DeleteResult, Info, Memory, MemoryHit, StoreResult
+from learnmem.records import DeleteResult, ForgetResult, Info, Memory, MemoryHit, StoreResult
 from learnmem.paths import database_path, project_root
 from learnmem.store import Store
 from learnmem.version import VERSION
@@ -103,30 +104,50 @@ class Learnmem:
     # -- memories ----------------------------------------------------------
 
     def store_memory(
-        self, content: str, category: str, importance: float = 0.5, tags: Sequence[str] | None = None
+        self, content: str, category: str, importance: float = 0.5, tags: Sequence[str] | None = None,
+        supersedes: str | None = None, allow_secrets: bool = False,
     ) -> StoreResult:
         """Store one memory (category: one of MEMORY_CATEGORIES; importance in [0, 1]).
 
         An exact duplicate of a stored text is not stored again: its id comes back with duplicate=True.
+        `supersedes`: the id of a memory this one replaces; it is kept with `superseded_by` set and hidden
+        from retrieval (include_superseded=True shows it).
+        A content that looks like a credential (API key, token, private key, password assignment) is refused
+        with a ValidationError naming the pattern, unless `allow_secrets`.
         """
         item = {"content": content, "category": category, "importance": importance, "tags": tags}
-        return memories.store_memories(self.store, self.embedder, [item])[0]
+        return memories.store_memories(self.store, self.embedder, [item], supersedes=supersedes,
+                                       allow_secrets=allow_secrets)[0]
 
-    def store_memories(self, items: Iterable[Mapping[str, Any]]) -> list[StoreResult]:
-        """Store many memories at once (dicts with content, category, importance?, tags?): batched embedding, chunked commits."""
-        return memories.store_memories(self.store, self.embedder, items)
+    def supersede_memory(self, old_id: str, new_content: str) -> StoreResult:
+        """Replace a memory with a new text of the same category, importance and tags; the old one is kept,
+        superseded (see store_memory)."""
+        old = memories.get_memory(self.store, old_id)
+        return self.store_memory(new_content, old.category, old.importance, old.tags, supersedes=old.id)
+
+    def store_memories(self, items: Iterable[Mapping[str, Any]], allow_secrets: bool = False) -> list[StoreResult]:
+        """Store many memories at once (dicts with content, category, importance?, tags?): batched embedding, chunked commits.
+
+        If any content looks like a credential, nothing is stored (unless `allow_secrets`), as for store_memory.
+        """
+        return memories.store_memories(self.store, self.embedder, items, allow_secrets=allow_secrets)
 
     def retrieve_memories(
-        self, query: str, limit: int = 10, category: str | None = None, tags: Sequence[str] | None = None
+        self, query: str, limit: int = 10, category: str | None = None, tags: Sequence[str] | None = None,
+        include_superseded: bool = False,
     ) -> list[MemoryHit]:
-        """The memories most relevant to `query` (hybrid semantic + keyword search), best first."""
-        return memories.retrieve_memories(self._memory_index, self.embedder, query, limit, category, tags)
+        """The memories most relevant to `query` (hybrid semantic + keyword search), best first; superseded
+        ones only with `include_superseded`, forgotten ones never."""
+        return memories.retrieve_memories(self._memory_index, self.embedder, query, limit, category, tags,
+                                          include_superseded)
 
     def list_memories(
-        self, category: str | None = None, tags: Sequence[str] | None = None, limit: int = 50, offset: int = 0
+        self, category: str | None = None, tags: Sequence[str] | None = None, limit: int = 50, offset: int = 0,
+        include_superseded: bool = False,
     ) -> list[Memory]:
-        """Memories newest first, filtered by category and tags (all must match)."""
-        return memories.list_memories(self.store, category, tags, limit, offset)
+        """Memories newest first, filtered by category and tags (all must match); superseded ones only with
+        `include_superseded`, forgotten ones never."""
+        return memories.list_memories(self.store, category, tags, limit, offset, include_superseded)
 
     def get_memory(self, id: str) -> Memory:  # noqa: A002 - the MCP tool's parameter name
         """One memory by id."""
@@ -135,6 +156,16 @@ class Learnmem:
     def delete_memory(self, id: str) -> DeleteResult:  # noqa: A002
         """Delete one memory by id."""
         return memories.delete_memory(self.store, id)
+
+    def forget(self, id: str | None = None, category: str | None = None,  # noqa: A002 - the MCP tool's name
+               tags: Sequence[str] | None = None, everything: bool = False, hard: bool = False) -> ForgetResult:
+        """Forget one memory, those of a category and/or tags, or everything: hidden and recoverable with
+        restore_memory, or with `hard` deleted and scrubbed from the file (which is rewritten)."""
+        return memories.forget(self.store, id, category, tags, everything, hard)
+
+    def restore_memory(self, id: str) -> Memory:  # noqa: A002
+        """Bring back a memory that forget hid."""
+        return memories.restore_memory(self.store, id)
 
     def reembed(self) -> int:
         """Embed every memory and experience axis again with this handle's model (pending axes included) and
@@ -386,6 +417,26 @@ class Learnmem:
             embedding_dim=int(meta.get("embedding_dim", 0)),
             counts=counts,
         )
+
+    def backup(self, directory: str | os.PathLike | None = None) -> Path:
+        """Copy the whole file, consistently, to `<name>.backup-YYYYMMDD-HHMMSS.duckdb` (UTC) in `directory`
+        (default: beside the file), even while other processes use it; returns the copy's path. The copy is
+        checked: it opens with learnmem and holds as many rows in each table."""
+        return portable.backup(self.store, directory)
+
+    def export_data(self, path: str | os.PathLike | TextIO, format: str = "jsonl") -> ExportResult:  # noqa: A002
+        """Write the memories (with their state), GHAP entries and values to a path or text stream: `jsonl`
+        (lossless, one object per line after a header; `import_data` reads it back) or `markdown` (the
+        agent-learning layout of `.context/project-memory.md`). Embeddings and other derived data are left out."""
+        return portable.export_data(self.store, path, format)
+
+    def import_data(self, path: str | os.PathLike, format: str | None = None, progress: bool = True,
+                    ) -> DataImportResult:  # noqa: A002
+        """Import a JSONL export (every line checked first; any bad line and nothing is imported) or a markdown
+        memory file (bad sections skipped and reported), merging by id: stored ids are skipped and counted.
+        Memories and values are embedded with this file's model (a progress bar on a terminal when
+        `progress`), then everything is written in one transaction. `format` is read from the content when None."""
+        return portable.import_data(self.store, self._embedder_factory, path, format, progress)
 
     def snapshot(self) -> duckdb.DuckDBPyConnection:
         """An in-memory copy of the whole file (every table and view) as a DuckDB connection; the file itself

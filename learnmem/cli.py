@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from learnmem import cli_context, cli_ghap, cli_git, cli_hooks, cli_learning
+from learnmem import cli_context, cli_ghap, cli_git, cli_hooks, cli_learning, cli_portable
 
 PROG = "learnmem"
 
@@ -175,7 +175,8 @@ def cmd_init(args: argparse.Namespace) -> None:
 
 def cmd_remember(args: argparse.Namespace) -> None:
     """Store one memory."""
-    result = _open(args).store_memory(args.text, args.category, importance=args.importance, tags=args.tag)
+    result = _open(args).store_memory(args.text, args.category, importance=args.importance, tags=args.tag,
+                                      allow_secrets=args.allow_secrets)
     if args.json:
         _emit_json(_as_json(result))
     elif result.duplicate:
@@ -211,12 +212,31 @@ def cmd_memories(args: argparse.Namespace) -> None:
 
 
 def cmd_forget(args: argparse.Namespace) -> None:
-    """Delete one memory by id."""
-    result = _open(args).delete_memory(args.id)
+    """Forget memories (one by id, by category and/or tags, or all): hidden, or with --hard deleted for good."""
+    result = _open(args).forget(args.id, category=args.category, tags=args.tag, everything=args.all, hard=args.hard)
+    if args.json:
+        _emit_json(_as_json(result))
+        return
+    what = result.ids[0] if args.id else f"{result.count} memor{'y' if result.count == 1 else 'ies'}"
+    print(f"Forgot {what}" + (" for good: deleted, and the file rewritten without it" if result.hard else ""))
+
+
+def cmd_restore(args: argparse.Namespace) -> None:
+    """Bring back a memory that `forget` hid."""
+    memory = _open(args).restore_memory(args.id)
+    if args.json:
+        _emit_json(_as_json(memory))
+    else:
+        print(f"Restored {memory.id}")
+
+
+def cmd_supersede(args: argparse.Namespace) -> None:
+    """Replace a memory with a new text; the old one is kept, superseded."""
+    result = _open(args).supersede_memory(args.id, args.text)
     if args.json:
         _emit_json(_as_json(result))
     else:
-        print(f"Forgot {result.id}" if result.deleted else f"Nothing to forget for {result.id}")
+        print(f"Remembered {result.id}, superseding {result.superseded}")
 
 
 def cmd_sql(args: argparse.Namespace) -> None:
@@ -365,7 +385,9 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
     "remember": (cmd_remember, "store a memory"),
     "recall": (cmd_recall, "find the memories most relevant to a query"),
     "memories": (cmd_memories, "list stored memories"),
-    "forget": (cmd_forget, "delete a memory by id"),
+    "forget": (cmd_forget, "forget memories: one by id, by category and/or tag, or --all (hidden; --hard deletes)"),
+    "restore": (cmd_restore, "bring back a memory that forget hid"),
+    "supersede": (cmd_supersede, "replace a memory with a new text (the old one is kept, superseded)"),
     "sql": (cmd_sql, "run a read-only SQL query on the database"),
     "info": (cmd_info, "show the database file, its size, model and row counts"),
     "reembed": (cmd_reembed, "embed every memory and experience again with the current model (after a model change)"),
@@ -377,6 +399,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
     "ghap": (cli_ghap.run, "GHAP tracking: start, update, resolve, abandon, status, list, search, export, import"),
     **cli_learning.COMMANDS,
     **cli_context.COMMANDS,
+    **cli_portable.COMMANDS,
     "hook": (cli_hooks.run, "answer a Claude Code hook event (JSON on stdin): session-start, user-prompt-submit, "
                             "pre-tool-use, post-tool-use, session-end"),
 }
@@ -416,6 +439,8 @@ def build_parser() -> argparse.ArgumentParser:
     remember.add_argument("--category", "-c", required=True, metavar="C", help="kind of memory, e.g. fact, preference")
     remember.add_argument("--importance", type=float, default=0.5, metavar="F", help="0.0 to 1.0 (default: 0.5)")
     remember.add_argument("--tag", metavar="T", action="append", help="a label (repeat for several)")
+    remember.add_argument("--allow-secrets", dest="allow_secrets", action="store_true",
+                          help="store it even if it looks like a credential (API key, token, password...)")
 
     recall = commands["recall"]
     recall.add_argument("query", metavar="QUERY", help="what you want to know, in plain words")
@@ -427,7 +452,16 @@ def build_parser() -> argparse.ArgumentParser:
     memories.add_argument("--limit", "-n", type=int, default=50, metavar="N", help="page size (default: 50)")
     memories.add_argument("--offset", type=int, default=0, metavar="N", help="skip N memories (default: 0)")
 
-    commands["forget"].add_argument("id", metavar="ID", help="the memory id")
+    forget = commands["forget"]
+    forget.add_argument("id", nargs="?", metavar="ID", help="one memory id")
+    forget.add_argument("--category", "-c", metavar="C", help="every memory of this category")
+    forget.add_argument("--tag", metavar="T", action="append", help="every memory carrying this tag (repeat: all)")
+    forget.add_argument("--all", action="store_true", help="every memory")
+    forget.add_argument("--hard", action="store_true",
+                        help="delete them and rewrite the file without them (cannot be undone)")
+    commands["restore"].add_argument("id", metavar="ID", help="the forgotten memory's id")
+    commands["supersede"].add_argument("id", metavar="ID", help="the memory to replace")
+    commands["supersede"].add_argument("text", metavar="TEXT", help="what is true now")
     index = commands["index"]
     index.add_argument("path", nargs="?", default=".", metavar="PATH", help="folder to index (default: .)")
     index.add_argument("--project", metavar="P", help="project name (default: the folder's name)")
@@ -450,6 +484,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_learning.add_arguments(commands, common, _Parser)
     cli_hooks.add_arguments(commands["hook"])
     cli_context.add_arguments(commands)
+    cli_portable.add_arguments(commands)
     commands["sql"].add_argument("query", metavar="QUERY", help="a read-only query, e.g. SELECT ... FROM memories")
     return parser
 

@@ -16,11 +16,11 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from learnmem import keywords, passages, sql, validate
+from learnmem import keywords, passages, secret_scan, sql, validate
 from learnmem.embed import Embedder
 from learnmem.errors import NotFoundError, ValidationError
 from learnmem.memory_index import MemoryIndex, iso
-from learnmem.records import DeleteResult, Memory, MemoryHit, StoreResult
+from learnmem.records import DeleteResult, ForgetResult, Memory, MemoryHit, StoreResult
 from learnmem.search import hybrid_rank
 from learnmem.store import Store, utc_now
 from learnmem.vectors import to_column
@@ -68,13 +68,15 @@ def new_id(moment) -> str:
     return f"mem_{moment:%Y%m%d_%H%M%S}_{secrets.token_hex(5)}"
 
 
-def _draft(item: Mapping[str, Any], field_prefix: str) -> _Draft:
+def _draft(item: Mapping[str, Any], field_prefix: str, allow_secrets: bool = False) -> _Draft:
     if not isinstance(item, Mapping):
         raise ValidationError(f"{field_prefix.rstrip('.') or 'memory'}: expected a mapping with keys {', '.join(_ROW_KEYS)}")
     unknown = sorted(set(item) - set(_ROW_KEYS))
     if unknown:
         raise ValidationError(f"{field_prefix}{unknown[0]}: unknown field; allowed: {', '.join(_ROW_KEYS)}")
     content = validate.text(f"{field_prefix}content", item.get("content"), max_chars=MAX_CONTENT_CHARS)
+    if not allow_secrets:
+        _refuse_secret(f"{field_prefix}content", content)
     return _Draft(
         content=content,
         category=validate.choice(f"{field_prefix}category", item.get("category"), MEMORY_CATEGORIES),
@@ -84,20 +86,43 @@ def _draft(item: Mapping[str, Any], field_prefix: str) -> _Draft:
     )
 
 
-def store_memories(store: Store, embedder: Embedder, items: Iterable[Mapping[str, Any]]) -> list[StoreResult]:
+def _refuse_secret(field: str, content: str) -> None:
+    """ValidationError if `content` looks like it holds a credential (learnmem.secret_scan); the error
+    names the pattern and shows the match redacted, never whole."""
+    found = secret_scan.find_secret(content)
+    if found is not None:
+        raise ValidationError(
+            f"{field}: looks like it contains {found.description} (pattern {found.pattern}: {found.redacted}); "
+            "nothing was stored. Remove the secret, or pass allow_secrets=True (CLI: --allow-secrets) "
+            "if storing it is intended"
+        )
+
+
+def store_memories(store: Store, embedder: Embedder, items: Iterable[Mapping[str, Any]],
+                   supersedes: str | None = None, allow_secrets: bool = False) -> list[StoreResult]:
     """Validate every item, then embed and insert them in chunks; one StoreResult per item, in order.
 
-    Nothing is written if any item is invalid.
+    Nothing is written if any item is invalid, or (unless `allow_secrets`) if any content looks like a
+    credential (an API key, a token, a private key, a password assignment). `supersedes` (one item only):
+    the id of a memory the new one replaces; it is kept, hidden from retrieval, with `superseded_by` set,
+    in the same transaction.
     """
     items = list(items)
-    drafts = [_draft(item, f"memories[{i}]." if len(items) > 1 else "") for i, item in enumerate(items)]
+    if not isinstance(allow_secrets, bool):
+        raise ValidationError(f"allow_secrets: expected True or False, got {allow_secrets!r}")
+    drafts = [_draft(item, f"memories[{i}]." if len(items) > 1 else "", allow_secrets) for i, item in enumerate(items)]
+    if supersedes is not None:
+        if len(drafts) != 1:
+            raise ValidationError(f"supersedes: one memory replaces one other; got {len(drafts)} items")
+        supersedes = _memory_id(supersedes)
     results: list[StoreResult] = []
     for start in range(0, len(drafts), STORE_CHUNK):
-        results.extend(_store_chunk(store, embedder, drafts[start : start + STORE_CHUNK]))
+        results.extend(_store_chunk(store, embedder, drafts[start : start + STORE_CHUNK], supersedes))
     return results
 
 
-def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[_Draft]) -> list[StoreResult]:
+def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[_Draft],
+                 supersedes: str | None = None) -> list[StoreResult]:
     first_by_hash: dict[str, int] = {}
     for position, draft in enumerate(drafts):
         first_by_hash.setdefault(draft.content_hash, position)
@@ -109,17 +134,53 @@ def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[_Draft]) -> 
     with store.write() as con:
         rows = con.execute(sql.query("memory_ids_by_hash"), {"hashes": [d.content_hash for d in unique]}).fetchall()
         existing = {digest: (memory_id, created) for digest, memory_id, created in rows}
+        restored = {memory_id for (memory_id,) in con.execute(sql.query("restore_memories"), {
+            "ids": [memory_id for memory_id, _ in existing.values()], "now": now}).fetchall()} if existing else set()
+        if restored:
+            con.execute(sql.query("count_rewrite"))
         fresh = [row for row in zip(unique, vectors, passage_vectors, term_lists) if row[0].content_hash not in existing]
         assigned = {row[0].content_hash: (new_id(now), now) for row in fresh}
+        if supersedes is not None:
+            _check_supersedable(con, supersedes, existing.get(drafts[0].content_hash, (None,))[0])
         if fresh:
             con.register("new_memories", _arrow_rows(fresh, assigned, embedder.dim))
             con.execute(sql.query("insert_memories"))
             con.unregister("new_memories")
+        if supersedes is not None:
+            state = {"id": supersedes, "by": (existing.get(drafts[0].content_hash)
+                                               or assigned[drafts[0].content_hash])[0], "now": now}
+            con.execute(sql.query("supersede_known_state"), state)
+            con.execute(sql.query("supersede_new_state"), state)
+            con.execute(sql.query("count_rewrite"))
+    if supersedes is not None:
+        (result,) = _results(drafts, first_by_hash, existing, assigned, restored)
+        return [StoreResult(result.id, result.duplicate, result.created_at,
+                            f"{result.message}; supersedes {supersedes}", superseded=supersedes)]
+    return _results(drafts, first_by_hash, existing, assigned, restored)
+
+
+def _check_supersedable(con, old_id: str, duplicate_of: str | None) -> None:
+    row = con.execute(sql.query("memory_state"), {"id": old_id}).fetchone()
+    if row is None:
+        raise NotFoundError(f"supersedes: no memory {old_id!r} (list_memories shows the ids); nothing stored")
+    if row[5] is not None:
+        raise ValidationError(f"supersedes: memory {old_id!r} is forgotten; restore_memory it first, or store "
+                              "without supersedes")
+    if row[4] is not None:
+        raise ValidationError(f"supersedes: memory {old_id!r} is already superseded by {row[4]!r}; supersede that "
+                              "one (the newest of the chain) instead")
+    if duplicate_of == old_id:
+        raise ValidationError(f"supersedes: the new content is the text of {old_id!r} itself; nothing to replace")
+
+
+def _results(drafts: Sequence[_Draft], first_by_hash: dict, existing: dict, assigned: dict,
+             restored: set[str]) -> list[StoreResult]:
     results = []
     for position, draft in enumerate(drafts):
         if draft.content_hash in existing:
             memory_id, created = existing[draft.content_hash]
-            results.append(StoreResult(memory_id, True, iso(created), f"already stored as {memory_id}; nothing written"))
+            note = "it had been forgotten and is restored" if memory_id in restored else "nothing written"
+            results.append(StoreResult(memory_id, True, iso(created), f"already stored as {memory_id}; {note}"))
         elif first_by_hash[draft.content_hash] != position:
             memory_id, created = assigned[draft.content_hash]
             results.append(StoreResult(memory_id, True, iso(created), f"repeats an earlier item of this batch ({memory_id})"))
@@ -143,12 +204,12 @@ def _arrow_rows(fresh: Sequence[tuple[_Draft, np.ndarray, np.ndarray, list[str]]
             "terms": pa.array([row[3] for row in fresh], pa.list_(pa.string())),
             "created_at": pa.array([assigned[d.content_hash][1] for d in drafts], pa.timestamp("us")),
             "embedding": to_column(np.asarray([row[1] for row in fresh]), dim),
-            "passages": _passage_lists([row[2] for row in fresh], dim),
+            "passages": passage_lists([row[2] for row in fresh], dim),
         }
     )
 
 
-def _passage_lists(per_row: Sequence[np.ndarray], dim: int) -> pa.ListArray:
+def passage_lists(per_row: Sequence[np.ndarray], dim: int) -> pa.ListArray:
     """One (k, dim) block per row as an Arrow column that DuckDB reads as FLOAT[dim][]."""
     counts = np.array([len(block) for block in per_row], dtype=np.int32)
     offsets = pa.array(np.concatenate([[0], np.cumsum(counts)]).astype(np.int32))
@@ -163,15 +224,17 @@ def retrieve_memories(
     limit: int = 10,
     category: str | None = None,
     tags: Sequence[str] | None = None,
+    include_superseded: bool = False,
 ) -> list[MemoryHit]:
-    """The memories most relevant to `query`: exact vector + BM25 rankings, fused."""
+    """The memories most relevant to `query`: exact vector + BM25 rankings, fused. Forgotten memories are
+    never found; superseded ones only with `include_superseded` (each says what replaced it)."""
     query = validate.text("query", query, max_chars=MAX_CONTENT_CHARS)
     limit = validate.integer("limit", limit, low=1, high=MAX_LIMIT)
     if category is not None:
         validate.choice("category", category, MEMORY_CATEGORIES)
     wanted_tags = validate.tags("tags", tags)
     snapshot = index.snapshot()
-    eligible = snapshot.eligible(category, wanted_tags)
+    eligible = snapshot.eligible(category, wanted_tags, bool(include_superseded))
     if not eligible.any():
         return []
     ranked = hybrid_rank(
@@ -183,19 +246,24 @@ def retrieve_memories(
         importance=snapshot.importance,
         recency=snapshot.seq,
     )
-    return [MemoryHit(**vars(snapshot.memory(int(row))), score=float(score)) for row, score in zip(ranked.rows, ranked.scores)]
+    return [MemoryHit(**vars(snapshot.memory(int(row))), score=float(score))
+            for row, score in zip(ranked.rows, ranked.scores)]
 
 
 def _memory(row: tuple) -> Memory:
-    memory_id, content, category, importance, tags, created_at = row
-    return Memory(memory_id, content, category, importance, tuple(tags), iso(created_at))
+    memory_id, content, category, importance, tags, created_at, superseded_by = row[:7]
+    return Memory(memory_id, content, category, importance, tuple(tags), iso(created_at),
+                  superseded_by=superseded_by)
 
 
 def list_memories(
-    store: Store, category: str | None = None, tags: Sequence[str] | None = None, limit: int = 50, offset: int = 0
+    store: Store, category: str | None = None, tags: Sequence[str] | None = None, limit: int = 50, offset: int = 0,
+    include_superseded: bool = False,
 ) -> list[Memory]:
-    """Memories newest first, optionally of one category and carrying all the given tags."""
+    """Memories newest first, optionally of one category and carrying all the given tags; forgotten ones
+    never, superseded ones only with `include_superseded`."""
     params = {
+        "include_superseded": bool(include_superseded),
         "category": None if category is None else validate.choice("category", category, MEMORY_CATEGORIES),
         "tags": list(validate.tags("tags", tags)),
         "limit": validate.integer("limit", limit, low=1, high=MAX_LIMIT),
@@ -216,6 +284,8 @@ def get_memory(store: Store, memory_id: str) -> Memory:
         row = con.execute(sql.query("get_memory"), {"id": memory_id}).fetchone()
     if row is None:
         raise NotFoundError(f"id: no memory {memory_id!r} (list_memories shows the ids)")
+    if row[7] is not None:
+        raise NotFoundError(f"id: memory {memory_id!r} was forgotten at {iso(row[7])}; restore_memory brings it back")
     return _memory(row)
 
 
@@ -224,10 +294,67 @@ def delete_memory(store: Store, memory_id: str) -> DeleteResult:
     memory_id = _memory_id(memory_id)
     with store.write() as con:
         deleted = con.execute(sql.query("delete_memory"), {"id": memory_id}).fetchall()
+        if deleted:
+            _drop_states(con, [memory_id], utc_now())
         con.execute(sql.query("count_rewrite"))
     if not deleted:
         raise NotFoundError(f"id: no memory {memory_id!r} (list_memories shows the ids)")
     return DeleteResult(memory_id, True)
+
+
+def forget(store: Store, memory_id: str | None = None, category: str | None = None,
+           tags: Sequence[str] | None = None, everything: bool = False, hard: bool = False) -> ForgetResult:
+    """Forget one memory (`memory_id`), those of a category and/or carrying all `tags`, or `everything`.
+
+    Soft by default: the memories are hidden from retrieval, listing and get_memory, and
+    restore_memory brings one back. `hard` deletes them (soft-forgotten ones included) with their
+    vectors, then rewrites the file without them: DuckDB reuses freed blocks but does not clear them,
+    so only a rewritten file no longer holds the text. A memory they had superseded is current again.
+    """
+    chosen = sum(x is not None for x in (memory_id, category)) + bool(tags) + bool(everything)
+    if memory_id is not None and chosen > 1 or everything and chosen > 1 or chosen == 0:
+        raise ValidationError("forget: give one id, or a category and/or tags, or everything=True "
+                              f"(got id={memory_id!r}, category={category!r}, tags={tags!r}, everything={everything!r})")
+    params = {
+        "id": None if memory_id is None else _memory_id(memory_id),
+        "category": None if category is None else validate.choice("category", category, MEMORY_CATEGORIES),
+        "tags": list(validate.tags("tags", tags)), "everything": bool(everything), "include_forgotten": bool(hard),
+    }
+    now = utc_now()
+    with store.write() as con:
+        ids = [memory_id for (memory_id,) in con.execute(sql.query("memories_to_forget"), params).fetchall()]
+        if params["id"] is not None and not ids:
+            raise NotFoundError(f"id: no memory {params['id']!r} to forget (list_memories shows the ids)")
+        if ids and hard:
+            con.execute(sql.query("delete_memories"), {"ids": ids})
+            _drop_states(con, ids, now)
+        elif ids:
+            con.execute(sql.query("forget_known_states"), {"ids": ids, "now": now})
+            con.execute(sql.query("forget_new_states"), {"ids": ids, "now": now})
+        if ids:
+            con.execute(sql.query("count_rewrite"))
+    if ids and hard:
+        store.rewrite()
+    return ForgetResult(ids=tuple(ids), count=len(ids), hard=bool(hard))
+
+
+def _drop_states(con, ids: list[str], now) -> None:
+    """The states of deleted memories go, and the memories they had superseded are current again."""
+    con.execute(sql.query("delete_memory_states"), {"ids": ids})
+    con.execute(sql.query("release_superseded"), {"ids": ids, "now": now})
+
+
+def restore_memory(store: Store, memory_id: str) -> Memory:
+    """Bring back a soft-forgotten memory; NotFoundError when it is not forgotten (or does not exist)."""
+    memory_id = _memory_id(memory_id)
+    with store.write() as con:
+        restored = con.execute(sql.query("restore_memory"), {"id": memory_id, "now": utc_now()}).fetchall()
+        if restored:
+            con.execute(sql.query("count_rewrite"))
+    if not restored:
+        raise NotFoundError(f"id: {memory_id!r} is not a forgotten memory (forget hides one; a hard forget "
+                            "cannot be undone)")
+    return get_memory(store, memory_id)
 
 
 def reembed_memories(store: Store, embedder: Embedder) -> int:
@@ -245,7 +372,7 @@ def reembed_memories(store: Store, embedder: Embedder) -> int:
         {
             "id": [memory_id for memory_id, _ in rows],
             "embedding": to_column(vectors, embedder.dim),
-            "passages": _passage_lists(passage_vectors, embedder.dim),
+            "passages": passage_lists(passage_vectors, embedder.dim),
         }
     )
     with store.write() as con:

@@ -61,6 +61,8 @@ class MemorySnapshot:
         self.categories = categories
         self.seq = table.column("seq").to_numpy()
         self.importance = table.column("importance").to_numpy()
+        self.forgotten = table.column("forgotten").to_numpy(zero_copy_only=False).astype(bool)
+        self.superseded = table.column("superseded_by").is_valid().to_numpy(zero_copy_only=False)
         self.max_seq = int(self.seq.max()) if self.size else 0
 
     @classmethod
@@ -85,9 +87,10 @@ class MemorySnapshot:
                 np.maximum.at(scores, self.passages.owners, self.passages.vectors @ query_vector)
         return scores
 
-    def eligible(self, category: str | None, tags: tuple[str, ...]) -> np.ndarray:
-        """Rows of this category (if given) carrying every tag in `tags`."""
-        mask = np.ones(self.size, dtype=bool)
+    def eligible(self, category: str | None, tags: tuple[str, ...], include_superseded: bool = False) -> np.ndarray:
+        """Rows of this category (if given) carrying every tag in `tags`; never forgotten ones, superseded
+        ones only with `include_superseded`."""
+        mask = ~self.forgotten if include_superseded else ~(self.forgotten | self.superseded)
         if category is not None:
             mask &= self.categories == category
         if tags:
@@ -100,7 +103,8 @@ class MemorySnapshot:
 
     def memory(self, row: int) -> Memory:
         """The Memory at a row."""
-        values = {name: self.table.column(name)[row].as_py() for name in ("id", "content", "category", "importance", "tags", "created_at")}
+        values = {name: self.table.column(name)[row].as_py()
+                  for name in ("id", "content", "category", "importance", "tags", "created_at", "superseded_by")}
         return Memory(**values | {"tags": tuple(values["tags"]), "created_at": iso(values["created_at"])})
 
 

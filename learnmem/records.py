@@ -6,12 +6,13 @@ Times are ISO 8601 strings in UTC ending in `Z`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
 class Memory:
-    """A stored memory: one fact, decision, preference, correction..."""
+    """A stored memory: one fact, decision, preference, correction... `superseded_by` names the memory
+    that replaced it (such memories are hidden from retrieval unless asked for)."""
 
     id: str
     content: str
@@ -19,6 +20,7 @@ class Memory:
     importance: float
     tags: tuple[str, ...]
     created_at: str
+    superseded_by: str | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -30,12 +32,14 @@ class MemoryHit(Memory):
 
 @dataclass(frozen=True)
 class StoreResult:
-    """What `store_memory` did: the id, and whether the content was already stored."""
+    """What `store_memory` did: the id, whether the content was already stored, and the memory it
+    superseded (store_memory(supersedes=...), supersede_memory)."""
 
     id: str
     duplicate: bool
     created_at: str
     message: str
+    superseded: str | None = None
 
 
 @dataclass(frozen=True)
@@ -58,3 +62,14 @@ class Info:
     embedding_model: str
     embedding_dim: int
     counts: dict[str, int]
+
+
+@dataclass(frozen=True)
+class ForgetResult:
+    """forget: the memories it applied to, oldest first; `hard` when they were deleted and the file
+    rewritten without them, else they are hidden until restore_memory."""
+
+    ids: tuple[str, ...]
+    count: int
+    hard: bool
+

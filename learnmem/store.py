@@ -219,6 +219,35 @@ class Store:
                 con.close()
         return copy
 
+    def rewrite(self) -> None:
+        """Put a fresh copy of the file in its place, under the writer lock. DuckDB reuses the blocks that
+        deleted rows leave free but never clears them: only a rewritten file no longer holds their bytes
+        (forget(hard=True)). A reader that attaches meanwhile sees the old file or the new one, whole."""
+        if self.read_only:
+            raise LearnmemError(f"{self.path} was opened read-only: open it with read_only=False to rewrite it")
+        fresh = Path(f"{self.path}.rewrite")
+        with self._process_lock, self._writer_lock():
+            instance = duckdb.connect(":memory:", config=_CONFIG)
+            try:
+                con = self._connect(read_only=False, instance=instance)
+                fresh.unlink(missing_ok=True)
+                con.execute(sql.query("attach_file").format(path=_quote(str(fresh)), alias="learnmem_rewrite",
+                                                            mode=""))
+                con.execute(sql.query("copy_database_between").format(source=self._alias, target="learnmem_rewrite"))
+                con.execute(sql.query("detach_file").format(alias="learnmem_rewrite"))
+                con.execute(sql.query("detach_file").format(alias=self._alias))
+            finally:
+                instance.close()
+            with open(fresh, "rb+") as handle:
+                os.fsync(handle.fileno())
+            os.replace(fresh, self.path)
+            Path(f"{self.path}.wal").unlink(missing_ok=True)  # detached above: checkpointed, nothing left in it
+            directory = os.open(self.path.parent, os.O_RDONLY)
+            try:
+                os.fsync(directory)
+            finally:
+                os.close(directory)
+
     def run_query(self, query: str, params: Any = None) -> pa.Table:
         """Run a caller's read-only SQL and fetch the rows; DuckDB's complaints become ValidationError."""
         with self.read() as con:
@@ -272,6 +301,18 @@ class Store:
             raise StoreBusyError(
                 f"another learnmem writer held {self._file_lock.lock_file} for {LOCK_DEADLINE_S:.0f} s"
             ) from error
+
+    @contextmanager
+    def frozen(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """The file checkpointed (its WAL folded in) and held read-write under the writer lock: while this
+        lasts no process can change it, so its bytes alone are a consistent copy (portable.backup). Changes
+        no row, so a read-only handle may use it too."""
+        with self._writer() as con:
+            con.execute(sql.query("checkpoint_file"))
+            wal = Path(f"{self.path}.wal")
+            if wal.exists() and wal.stat().st_size:
+                raise LearnmemError(f"{self.path}: CHECKPOINT left {wal} non-empty; try again")
+            yield con
 
     def signature(self) -> tuple:
         """Size, mtime and inode of the file and its WAL: changes whenever a commit lands."""

@@ -76,6 +76,9 @@ NOT_TOOLS = {
     "snapshot": "returns a DuckDB connection for notebooks: nothing to serialise",
     "sql": "returns a DuckDB relation for notebooks; SQL readers use the DuckDB CLI or a notebook",
     "count_tokens": "get_context's budget measure, applied for the agent by get_context",
+    "backup": "file maintenance for the user (`learnmem backup`), not a step of an agent's work",
+    "export_data": "CLI-only by design (`learnmem export`): it writes a whole copy of what the user owns",
+    "import_data": "CLI-only by design (`learnmem import`): it merges a whole file into the memory",
 }
 
 # Hints describe what each tool does to the memory file; none reaches outside it (export_ghap writes a local
@@ -212,9 +215,10 @@ def build_server(lm: Any) -> MCPServer:
         annotations=_ADDITIVE,
         description=(
             "Store one memory (a fact, decision, preference, correction...) so that later "
-            f"sessions can retrieve it. category is one of: {categories}. "
-            "Returns {id, duplicate, created_at, message}; duplicate is true when the same "
-            "content was already stored (nothing new is written)."
+            f"sessions can retrieve it. category is one of: {categories}. supersedes: the id of a memory "
+            "this one updates or corrects. Returns {id, duplicate, created_at, message, superseded}; duplicate "
+            "is true when the same content was already stored (nothing new is written). A content that looks "
+            "like a credential (API key, token, private key, password) is refused unless allow_secrets is true."
         ),
     )
     async def store_memory(
@@ -222,27 +226,37 @@ def build_server(lm: Any) -> MCPServer:
         category: Annotated[MemoryCategory, Field(description=f"One of: {categories}.")],
         importance: Annotated[float, Field(description="0.0 (trivia) to 1.0 (critical).")] = 0.5,
         tags: Annotated[list[str] | None, Field(description="Optional short labels to filter by.")] = None,
+        supersedes: Annotated[str | None, Field(
+            description="The id of a memory this one replaces (kept, hidden from retrieval).")] = None,
+        allow_secrets: Annotated[bool, Field(
+            description="Store it even if it looks like a credential; only when that is intended.")] = False,
     ) -> CallToolResult:
-        return await _call(lm.store_memory, content, category, importance=importance, tags=tags)
+        return await _call(lm.store_memory, content, category, importance=importance, tags=tags, supersedes=supersedes,
+                           allow_secrets=allow_secrets)
 
     @server.tool(
         annotations=_ADDITIVE,
         description=(
             "Store many memories in one call (embedded in one batch): items are {content, category, importance?, "
             f"tags?}} with category one of: {categories}. Returns {{results: [{{id, duplicate, created_at, "
-            "message}], count}, one per item in order; a content already stored comes back with duplicate true."
+            "message}], count}, one per item in order; a content already stored comes back with duplicate true. "
+            "If any content looks like a credential, nothing is stored unless allow_secrets is true."
         ),
     )
     async def store_memories(
         items: Annotated[list[MemoryItem], Field(description="The memories: {content, category, importance?, tags?}.")],
+        allow_secrets: Annotated[bool, Field(
+            description="Store them even if some look like credentials; only when that is intended.")] = False,
     ) -> CallToolResult:
-        return await _call(lm.store_memories, items)
+        return await _call(lm.store_memories, items, allow_secrets=allow_secrets)
 
     @server.tool(
         annotations=_READ_ONLY,
         description=(
             "Find memories relevant to a query, by meaning and by keywords, best first. "
-            "Returns {results: [{id, content, category, importance, tags, created_at, score}], count}."
+            "Forgotten memories are never found; superseded ones only with include_superseded. "
+            "Returns {results: [{id, content, category, importance, tags, created_at, superseded_by, score}], "
+            "count}."
         ),
     )
     async def retrieve_memories(
@@ -250,8 +264,11 @@ def build_server(lm: Any) -> MCPServer:
         limit: Annotated[int, Field(description="Maximum number of memories to return.")] = 10,
         category: Annotated[MemoryCategory | None, Field(description=f"Only this category: {categories}.")] = None,
         tags: Annotated[list[str] | None, Field(description="Only memories carrying these tags.")] = None,
+        include_superseded: Annotated[bool, Field(
+            description="Also memories that newer ones replaced (each names its replacement).")] = False,
     ) -> CallToolResult:
-        return await _call(lm.retrieve_memories, query, limit=limit, category=category, tags=tags)
+        return await _call(lm.retrieve_memories, query, limit=limit, category=category, tags=tags,
+                           include_superseded=include_superseded)
 
     @server.tool(
         annotations=_READ_ONLY,
@@ -265,13 +282,15 @@ def build_server(lm: Any) -> MCPServer:
         tags: Annotated[list[str] | None, Field(description="Only memories carrying these tags.")] = None,
         limit: Annotated[int, Field(description="Page size.")] = 50,
         offset: Annotated[int, Field(description="Number of memories to skip.")] = 0,
+        include_superseded: Annotated[bool, Field(description="Also memories that newer ones replaced.")] = False,
     ) -> CallToolResult:
-        return await _call(lm.list_memories, category=category, tags=tags, limit=limit, offset=offset)
+        return await _call(lm.list_memories, category=category, tags=tags, limit=limit, offset=offset,
+                           include_superseded=include_superseded)
 
     @server.tool(
         annotations=_READ_ONLY,
-        description="Get one memory by its id. Returns {id, content, category, importance, tags, created_at}; "
-                    "an unknown id gives a not_found error.",
+        description="Get one memory by its id. Returns {id, content, category, importance, tags, created_at, "
+                    "superseded_by}; an unknown or forgotten id gives a not_found error.",
     )
     async def get_memory(
         id: Annotated[str, Field(description="The memory id, as returned by store or retrieve.")],  # noqa: A002
@@ -286,6 +305,46 @@ def build_server(lm: Any) -> MCPServer:
         id: Annotated[str, Field(description="The memory id to delete.")],  # noqa: A002
     ) -> CallToolResult:
         return await _call(lm.delete_memory, id)
+
+    @server.tool(
+        annotations=_TRANSITION,
+        description=(
+            "Replace a memory with a new text of the same category, importance and tags (a correction or an "
+            "update); the old one is kept, hidden from retrieval, with superseded_by set. Returns {id, duplicate, "
+            "created_at, message, superseded}."
+        ),
+    )
+    async def supersede_memory(
+        old_id: Annotated[str, Field(description="The memory to replace.")],
+        new_content: Annotated[str, Field(description="What is true now, one self-contained statement.")],
+    ) -> CallToolResult:
+        return await _call(lm.supersede_memory, old_id, new_content)
+
+    @server.tool(
+        annotations=_DESTRUCTIVE,
+        description=(
+            "Forget one memory (id), those of a category and/or tags, or everything. Soft by default: hidden, "
+            "and restore_memory brings one back. hard: deleted with their vectors and scrubbed from the file "
+            "(it is rewritten); cannot be undone. Returns {ids, count, hard}."
+        ),
+    )
+    async def forget(
+        id: Annotated[str | None, Field(description="One memory id.")] = None,  # noqa: A002
+        category: Annotated[MemoryCategory | None, Field(description=f"Every memory of: {categories}.")] = None,
+        tags: Annotated[list[str] | None, Field(description="Every memory carrying all these tags.")] = None,
+        everything: Annotated[bool, Field(description="Every memory.")] = False,
+        hard: Annotated[bool, Field(description="Delete and scrub from the file, instead of hiding.")] = False,
+    ) -> CallToolResult:
+        return await _call(lm.forget, id, category=category, tags=tags, everything=everything, hard=hard)
+
+    @server.tool(
+        annotations=_CLOSE,
+        description="Bring back a memory that forget hid (not one forgotten with hard). Returns the memory.",
+    )
+    async def restore_memory(
+        id: Annotated[str, Field(description="The forgotten memory's id.")],  # noqa: A002
+    ) -> CallToolResult:
+        return await _call(lm.restore_memory, id)
 
     @server.tool(
         annotations=_ADDITIVE,

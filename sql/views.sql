@@ -2,8 +2,10 @@
 -- schema change; their names and columns are a contract (README "SQL").
 
 CREATE OR REPLACE VIEW memory_list AS
-SELECT id, content, category, importance, tags, created_at
-FROM memories;
+-- Forgotten memories are left out; superseded ones say what replaced them.
+SELECT m.id, m.content, m.category, m.importance, m.tags, m.created_at, s.superseded_by
+FROM memories m LEFT JOIN memory_states s ON s.memory_id = m.id
+WHERE s.forgotten_at IS NULL;
 
 CREATE OR REPLACE VIEW memory_categories AS
 SELECT category, count(*) AS memories, avg(importance) AS avg_importance,

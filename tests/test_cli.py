@@ -89,7 +89,8 @@ def test_recall_finds_by_meaning(db: tuple[Path, dict[str, str]]) -> None:
     data = _json("recall", "which code formatter do we use?", "--db", str(path), "--limit", "2")
     assert data["count"] == len(data["results"]) <= 2
     assert data["results"][0]["id"] == ids["ruff"]
-    assert set(data["results"][0]) == {"id", "content", "category", "importance", "tags", "created_at", "score"}
+    assert set(data["results"][0]) == {"id", "content", "category", "importance", "tags", "created_at",
+                                       "superseded_by", "score"}
 
     human = _run("recall", "which code formatter do we use?", "--db", str(path), "-n", "1").stdout
     lines = human.strip().splitlines()
@@ -157,6 +158,13 @@ def test_forget_then_errors(db: tuple[Path, dict[str, str]], tmp_path: Path) -> 
     # Forgetting again: the library's not-found error, as one line, exit 2.
     _assert_one_line_error(_run("forget", memory_id, "--db", str(scratch), ok=False), 2, memory_id)
     assert _json("memories", "--db", str(path))["count"] == 3
+    assert _run("restore", memory_id, "--db", str(scratch)).stdout.strip() == f"Restored {memory_id}"
+    newer = _json("supersede", memory_id, "Permanent note.", "--db", str(scratch))
+    assert newer["superseded"] == memory_id
+    assert [m["id"] for m in _json("memories", "--db", str(scratch))["results"]] == [newer["id"]]
+    assert _json("forget", "--all", "--hard", "--db", str(scratch)) == {
+        "ids": [memory_id, newer["id"]], "count": 2, "hard": True}
+    _assert_one_line_error(_run("forget", "--db", str(scratch), ok=False), 2, "forget: give one id")
 
 
 def test_user_errors_are_one_line(db: tuple[Path, dict[str, str]], tmp_path: Path) -> None:

@@ -434,7 +434,7 @@ READ_ONLY_TOOLS = {
     "get_unit_history", "get_active_ghap", "list_ghap_entries", "get_orphaned_entry", "search_experiences",
     "get_cluster_members", "validate_value", "list_values", "search_values", "get_context", "get_premortem", "info",
 }
-DESTRUCTIVE_TOOLS = {"delete_memory", "export_ghap"}  # export replaces a file already at its path
+DESTRUCTIVE_TOOLS = {"delete_memory", "forget", "export_ghap"}  # export replaces a file already at its path
 
 
 def _public_methods() -> set[str]:
@@ -567,3 +567,28 @@ def test_orphans_abandon_export_import_and_info(db: Path, tmp_path: Path) -> Non
     _run(db, tmp_path, scenario)
     # The exported file is a faithful copy: another file takes both entries in.
     assert learnmem.open(other_db).import_ghap(exported).imported == 2
+
+
+def test_supersede_forget_and_restore_over_mcp(db: Path, tmp_path: Path) -> None:
+    async def scenario(session: ClientSession) -> None:
+        old = await _ok(session, "store_memory", content="Deploys happen on Tuesdays and Thursdays",
+                        category="decision", tags=["release"])
+        new = await _ok(session, "supersede_memory", old_id=old["id"], new_content="Deploys happen every weekday")
+        assert new["superseded"] == old["id"]
+        found = await _ok(session, "retrieve_memories", query="when do deploys happen")
+        assert [hit["id"] for hit in found["results"]] == [new["id"]]
+        found = await _ok(session, "retrieve_memories", query="when do deploys happen", include_superseded=True)
+        assert {hit["id"]: hit["superseded_by"] for hit in found["results"]} == {new["id"]: None,
+                                                                                old["id"]: new["id"]}
+        forgotten = await _ok(session, "forget", tags=["release"])
+        assert (forgotten["ids"], forgotten["hard"]) == ([old["id"], new["id"]], False)  # superseded ones too
+        gone, is_error = await _call(session, "get_memory", id=new["id"])
+        assert is_error and gone["error"]["type"] == "not_found" and "restore_memory" in gone["error"]["message"]
+        assert (await _ok(session, "restore_memory", id=new["id"]))["id"] == new["id"]
+        purged = await _ok(session, "forget", everything=True, hard=True)
+        assert (purged["count"], purged["hard"]) == (2, True)
+        assert (await _ok(session, "list_memories", include_superseded=True))["count"] == 0
+        bad, is_error = await _call(session, "forget")
+        assert is_error and bad["error"]["type"] == "validation_error" and "give one id" in bad["error"]["message"]
+
+    _run(db, tmp_path, scenario)

@@ -35,7 +35,8 @@ def test_every_named_query_prepares_on_a_migrated_file(hashed_lm):
     con.register("new_memories", pa.Table.from_batches([], empty.schema))
     con.register("new_vectors", pa.Table.from_batches([], empty.select(["id", "embedding", "passages"]).schema))
     for table in ("code_files", "code_units", "code_imports", "call_sites", "calls", "git_repos", "commits",
-                  "commit_files", "experience_axes", "ghap_entries", "clusters", "cluster_members"):
+                  "commit_files", "experience_axes", "ghap_entries", "clusters", "cluster_members", "learned_values",
+                  "memory_states"):
         shape = con.execute(f"SELECT * FROM {table} LIMIT 0").to_arrow_table().schema
         con.register(f"new_{table}", pa.Table.from_batches([], shape))
     failures = {}
@@ -58,7 +59,7 @@ def test_every_named_query_prepares_on_a_migrated_file(hashed_lm):
     assert failures == {}
 
 
-ATTACHING = ("attach_file", "use_database", "detach_file", "copy_database")
+ATTACHING = ("attach_file", "use_database", "detach_file", "copy_database", "copy_database_between")
 
 
 def test_attach_queries_attach_use_and_detach_a_file(hashed_lm):

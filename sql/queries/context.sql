@@ -10,15 +10,17 @@ ORDER BY created_at DESC, id DESC
 LIMIT $limit;
 
 -- name: important_memories
--- The most important memories, the newest first among equals.
+-- The most important current memories (neither forgotten nor superseded), the newest first among equals.
 SELECT id, content, category, importance, tags, created_at
 FROM memories
+WHERE id NOT IN (SELECT memory_id FROM memory_states WHERE forgotten_at IS NOT NULL OR superseded_by IS NOT NULL)
 ORDER BY importance DESC, created_at DESC, seq DESC
 LIMIT $limit;
 
 -- name: recent_memories
 SELECT id, content, category, importance, tags, created_at
 FROM memories
+WHERE id NOT IN (SELECT memory_id FROM memory_states WHERE forgotten_at IS NOT NULL OR superseded_by IS NOT NULL)
 ORDER BY created_at DESC, seq DESC
 LIMIT $limit;
 

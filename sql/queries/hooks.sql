@@ -39,7 +39,8 @@ LIMIT 10;
 -- ones). $q is the query vector as text ('[0.1, ...]'), cast once; the vector's width is the schema's.
 
 -- name: hook_similar_memories
--- Memories by cosine similarity to $q (a long memory scores by its best passage), best first.
+-- Memories by cosine similarity to $q (a long memory scores by its best passage), best first; forgotten and
+-- superseded ones left out, as retrieval leaves them out.
 SELECT id, content, category, importance, tags, created_at,
        greatest(array_cosine_similarity(embedding, $q::FLOAT[384]),
                 coalesce(list_max(list_transform(passages, lambda p: array_cosine_similarity(p, $q::FLOAT[384]))),
@@ -47,6 +48,7 @@ SELECT id, content, category, importance, tags, created_at,
 FROM memories
 WHERE ($category::VARCHAR IS NULL OR category = $category)
   AND ($tags::VARCHAR[] IS NULL OR list_has_all(tags, $tags::VARCHAR[]))
+  AND id NOT IN (SELECT memory_id FROM memory_states WHERE forgotten_at IS NOT NULL OR superseded_by IS NOT NULL)
 ORDER BY score DESC, seq DESC
 LIMIT $limit;
 

@@ -15,8 +15,10 @@ ORDER BY created_at DESC, id DESC LIMIT 1;
 SELECT cluster_id, ghap_id FROM cluster_members WHERE run_id = $run_id AND cluster_id IS NOT NULL;
 
 -- name: highest_cluster_number
--- New clusters of an axis take numbers never used before on it.
-SELECT coalesce(max(regexp_extract(cluster_id, '(\d+)$', 1)::INTEGER), 0) FROM clusters WHERE axis = $axis;
+-- New clusters of an axis take numbers never used before on it, by a cluster or by a value (an imported value
+-- keeps the cluster id it was stored with, which no cluster of this file may take over).
+SELECT coalesce(max(regexp_extract(cluster_id, '(\d+)$', 1)::INTEGER), 0)
+FROM (SELECT cluster_id FROM clusters WHERE axis = $axis UNION ALL SELECT cluster_id FROM learned_values WHERE axis = $axis);
 
 -- name: insert_cluster_run
 INSERT INTO cluster_runs (id, axis, created_at, parameters, experience_count, cluster_count, noise_count)

@@ -10,16 +10,19 @@ SELECT id, content, content_hash, category, importance, tags, terms, created_at,
 FROM new_memories;
 
 -- name: get_memory
-SELECT id, content, category, importance, tags, created_at
-FROM memories
-WHERE id = $id;
+SELECT m.id, m.content, m.category, m.importance, m.tags, m.created_at, s.superseded_by, s.forgotten_at
+FROM memories m LEFT JOIN memory_states s ON s.memory_id = m.id
+WHERE m.id = $id;
 
 -- name: list_memories
-SELECT id, content, category, importance, tags, created_at
-FROM memories
-WHERE ($category::VARCHAR IS NULL OR category = $category)
-  AND list_has_all(tags, $tags::VARCHAR[])
-ORDER BY created_at DESC, seq DESC
+-- Forgotten memories never; superseded ones only when $include_superseded.
+SELECT m.id, m.content, m.category, m.importance, m.tags, m.created_at, s.superseded_by
+FROM memories m LEFT JOIN memory_states s ON s.memory_id = m.id
+WHERE ($category::VARCHAR IS NULL OR m.category = $category)
+  AND list_has_all(m.tags, $tags::VARCHAR[])
+  AND s.forgotten_at IS NULL
+  AND ($include_superseded OR s.superseded_by IS NULL)
+ORDER BY m.created_at DESC, m.seq DESC
 LIMIT $limit OFFSET $offset;
 
 -- name: delete_memory
@@ -47,8 +50,64 @@ FROM new_vectors
 WHERE memories.id = new_vectors.id;
 
 -- name: load_memories
--- Everything retrieval needs, for rows inserted after $after_seq.
-SELECT id, seq, content, content_hash, category, importance, tags, terms, created_at, embedding, passages
-FROM memories
-WHERE seq > $after_seq
-ORDER BY seq;
+-- Everything retrieval needs, for rows inserted after $after_seq, with their state (a change of state
+-- counts as a rewrite: the snapshot then reloads whole).
+SELECT m.id, m.seq, m.content, m.content_hash, m.category, m.importance, m.tags, m.terms, m.created_at,
+       m.embedding, m.passages, s.superseded_by, s.forgotten_at IS NOT NULL AS forgotten
+FROM memories m LEFT JOIN memory_states s ON s.memory_id = m.id
+WHERE m.seq > $after_seq
+ORDER BY m.seq;
+
+-- name: memories_to_forget
+-- The memories a forget selects, oldest first: one id, or a category and/or tags, or all ($everything);
+-- soft-forgotten ones too only when $include_forgotten (a hard forget purges them as well).
+SELECT m.id
+FROM memories m LEFT JOIN memory_states s ON s.memory_id = m.id
+WHERE ($id::VARCHAR IS NULL OR m.id = $id)
+  AND ($category::VARCHAR IS NULL OR m.category = $category)
+  AND list_has_all(m.tags, $tags::VARCHAR[])
+  AND ($id::VARCHAR IS NOT NULL OR $category::VARCHAR IS NOT NULL OR len($tags::VARCHAR[]) > 0 OR $everything)
+  AND ($include_forgotten OR s.forgotten_at IS NULL)
+ORDER BY m.seq;
+
+-- name: forget_known_states
+UPDATE memory_states SET forgotten_at = $now, changed_at = $now WHERE list_contains($ids::VARCHAR[], memory_id);
+
+-- name: forget_new_states
+INSERT INTO memory_states (memory_id, superseded_by, forgotten_at, changed_at)
+SELECT id, NULL, $now, $now FROM unnest($ids::VARCHAR[]) AS t(id)
+WHERE id NOT IN (SELECT memory_id FROM memory_states);
+
+-- name: restore_memory
+UPDATE memory_states SET forgotten_at = NULL, changed_at = $now
+WHERE memory_id = $id AND forgotten_at IS NOT NULL
+RETURNING memory_id;
+
+-- name: delete_memories
+DELETE FROM memories WHERE list_contains($ids::VARCHAR[], id);
+
+-- name: delete_memory_states
+DELETE FROM memory_states WHERE list_contains($ids::VARCHAR[], memory_id);
+
+-- name: release_superseded
+-- A memory whose replacement was deleted is current again.
+UPDATE memory_states SET superseded_by = NULL, changed_at = $now WHERE list_contains($ids::VARCHAR[], superseded_by);
+
+-- name: memory_state
+SELECT m.id, m.category, m.importance, m.tags, s.superseded_by, s.forgotten_at
+FROM memories m LEFT JOIN memory_states s ON s.memory_id = m.id
+WHERE m.id = $id;
+
+-- name: supersede_known_state
+UPDATE memory_states SET superseded_by = $by, changed_at = $now WHERE memory_id = $id;
+
+-- name: supersede_new_state
+INSERT INTO memory_states (memory_id, superseded_by, forgotten_at, changed_at)
+SELECT $id, $by, NULL, $now WHERE $id NOT IN (SELECT memory_id FROM memory_states);
+
+-- name: restore_memories
+-- Storing the exact text of a soft-forgotten memory brings that memory back.
+UPDATE memory_states SET forgotten_at = NULL, changed_at = $now
+WHERE list_contains($ids::VARCHAR[], memory_id) AND forgotten_at IS NOT NULL
+RETURNING memory_id;
+

@@ -48,3 +48,7 @@ DETACH {alias};
 -- name: copy_database
 -- Every table and view of the attached file into the connection's in-memory database.
 COPY FROM DATABASE {alias} TO memory;
+
+-- name: copy_database_between
+-- Every table, view and sequence of one attached file into another (a fresh file holds no freed blocks).
+COPY FROM DATABASE {source} TO {target};

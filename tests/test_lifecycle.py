@@ -1,0 +1,164 @@
+"""Memory lifecycle: supersede (old kept, hidden), forget (soft and recoverable, or hard and scrubbed from the
+file), restore. Real DuckDB files; the hashing embedder where retrieval quality is not judged."""
+
+from __future__ import annotations
+
+import pytest
+
+import learnmem
+from learnmem.embed import HashingEmbedder
+
+
+@pytest.fixture
+def memory(tmp_path):
+    return learnmem.open(tmp_path / "memory.duckdb", embedder=HashingEmbedder())
+
+
+def test_a_superseded_memory_is_kept_hidden_and_names_its_replacement(memory):
+    old = memory.store_memory("The API listens on port 8080 in development", "fact", 0.7, ["api"])
+    new = memory.supersede_memory(old.id, "The API listens on port 9090 in development")
+    assert new.superseded == old.id and not new.duplicate and "supersedes" in new.message
+    assert [m.id for m in memory.list_memories()] == [new.id]
+    assert {m.id: m.superseded_by for m in memory.list_memories(include_superseded=True)} == {new.id: None,
+                                                                                              old.id: new.id}
+    assert [h.id for h in memory.retrieve_memories("API port in development")] == [new.id]
+    found = {h.id: h.superseded_by for h in memory.retrieve_memories("API port", include_superseded=True)}
+    assert found == {new.id: None, old.id: new.id}
+    replacement = memory.get_memory(new.id)  # same category, importance and tags as the one it replaced
+    assert (replacement.category, replacement.importance, replacement.tags) == ("fact", 0.7, ("api",))
+    assert memory.get_memory(old.id).superseded_by == new.id
+    assert memory.sql("SELECT superseded_by FROM memory_list WHERE id = ?", [old.id]).fetchone() == (new.id,)
+    # The chain goes on from its newest link only.
+    newest = memory.store_memory("The API listens on port 9443 with TLS", "fact", supersedes=new.id)
+    assert memory.get_memory(new.id).superseded_by == newest.id
+    with pytest.raises(learnmem.ValidationError, match=f"supersedes: .*already superseded by '{new.id}'"):
+        memory.store_memory("The API listens on port 1234", "fact", supersedes=old.id)
+
+
+@pytest.mark.parametrize("case", ["unknown", "itself", "forgotten"])
+def test_a_bad_supersede_stores_nothing(memory, case):
+    target = memory.store_memory("Deploys happen on Tuesdays", "fact")
+    content = "Deploys happen every weekday"
+    if case == "unknown":
+        error, target_id = learnmem.NotFoundError, "mem_nope"
+    elif case == "itself":
+        error, target_id, content = learnmem.ValidationError, target.id, "Deploys happen  on Tuesdays"
+    else:
+        memory.forget(target.id)
+        error, target_id = learnmem.ValidationError, target.id
+    before = memory.sql("SELECT count(*) FROM memories").fetchone()
+    with pytest.raises(error, match="supersedes"):
+        memory.store_memory(content, "fact", supersedes=target_id)
+    assert memory.sql("SELECT count(*) FROM memories").fetchone() == before
+    assert memory.sql("SELECT count(*) FROM memory_states WHERE superseded_by IS NOT NULL").fetchone() == (0,)
+
+
+def test_soft_forget_hides_and_restore_brings_back(memory):
+    kept = memory.store_memory("Staging refreshes on Sundays", "fact", tags=["ops"])
+    gone = memory.store_memory("The on-call rotation changes on Mondays", "fact", tags=["ops", "people"])
+    result = memory.forget(gone.id)
+    assert (result.ids, result.count, result.hard) == ((gone.id,), 1, False)
+    assert [m.id for m in memory.list_memories()] == [kept.id]
+    assert gone.id not in {h.id for h in memory.retrieve_memories("on-call rotation Mondays")}
+    with pytest.raises(learnmem.NotFoundError, match="forgotten .*restore_memory"):
+        memory.get_memory(gone.id)
+    assert memory.sql("SELECT count(*) FROM memory_list").fetchone() == (1,)
+    assert memory.restore_memory(gone.id).id == gone.id
+    assert {m.id for m in memory.list_memories()} == {kept.id, gone.id}
+    with pytest.raises(learnmem.NotFoundError, match="not a forgotten memory"):
+        memory.restore_memory(gone.id)
+    # By tags (all must match), by category, everything; an already forgotten one is not counted twice.
+    assert memory.forget(tags=["ops", "people"]).ids == (gone.id,)
+    assert memory.forget(tags=["ops"]).ids == (kept.id,)
+    memory.store_memory("Use ruff", "preference")
+    assert memory.forget(category="preference").count == 1
+    assert memory.forget(everything=True).count == 0
+    assert memory.list_memories() == []
+
+
+def test_another_handle_sees_a_forget_at_once(tmp_path):
+    path = tmp_path / "shared.duckdb"
+    reader = learnmem.open(path, embedder=HashingEmbedder())
+    writer = learnmem.open(path, embedder=HashingEmbedder())
+    stored = writer.store_memory("The deploy key rotates every 90 days", "fact")
+    assert [h.id for h in reader.retrieve_memories("deploy key rotation")] == [stored.id]  # its snapshot is loaded
+    writer.forget(stored.id)
+    assert reader.retrieve_memories("deploy key rotation") == []
+    writer.restore_memory(stored.id)
+    assert [h.id for h in reader.retrieve_memories("deploy key rotation")] == [stored.id]
+
+
+def test_a_hard_forget_scrubs_the_text_from_the_file(tmp_path):
+    path = tmp_path / "scrub.duckdb"
+    memory = learnmem.open(path, embedder=HashingEmbedder())
+    memory.store_memories([{"content": f"filler memory number {n} about nothing in particular", "category": "fact"}
+                           for n in range(300)])
+    marker = "ZEBRA-PRIVATE-NOTE-7731"
+    secret = memory.store_memory(f"{marker}: the customer's phone number is in the ticket", "fact")
+    replacement = memory.supersede_memory(secret.id, "Customer contact details live in the CRM only")
+    memory.forget(secret.id)  # soft first: the text is still in the file
+    assert marker.encode() in path.read_bytes()
+    result = memory.forget(secret.id, hard=True)  # a soft-forgotten memory can still be purged
+    assert (result.ids, result.hard) == ((secret.id,), True)
+    assert marker.encode() not in path.read_bytes()
+    assert not path.with_name(path.name + ".wal").exists() and not path.with_name(path.name + ".rewrite").exists()
+    again = learnmem.open(path, embedder=HashingEmbedder())  # the rewritten file opens and holds the rest
+    assert again.info().counts["memories"] == 301
+    assert again.get_memory(replacement.id).content == "Customer contact details live in the CRM only"
+    with pytest.raises(learnmem.NotFoundError):
+        again.get_memory(secret.id)
+    assert again.store_memory("A new memory after the rewrite", "fact").id  # sequences carried over
+    with pytest.raises(learnmem.NotFoundError, match="no memory"):
+        again.forget(secret.id, hard=True)
+
+
+def test_deleting_a_replacement_makes_the_old_memory_current_again(memory):
+    old = memory.store_memory("Tests run against PostgreSQL", "fact")
+    new = memory.supersede_memory(old.id, "Tests run against SQLite")
+    memory.forget(new.id, hard=True)
+    assert [m.id for m in memory.list_memories()] == [old.id]
+    assert memory.get_memory(old.id).superseded_by is None
+    newer = memory.supersede_memory(old.id, "Tests run against PostgreSQL 16")
+    memory.delete_memory(newer.id)
+    assert memory.get_memory(old.id).superseded_by is None
+
+
+@pytest.mark.parametrize("kwargs", [
+    {}, {"id": "mem_x", "category": "fact"}, {"id": "mem_x", "everything": True},
+    {"category": "fact", "everything": True}, {"tags": ["a"], "everything": True},
+])
+def test_forget_needs_exactly_one_selection(memory, kwargs):
+    with pytest.raises(learnmem.ValidationError, match="forget: give one id, or a category and/or tags, or"):
+        memory.forget(**kwargs)
+
+
+def test_forget_names_a_bad_category_and_an_unknown_id(memory):
+    with pytest.raises(learnmem.ValidationError, match="category"):
+        memory.forget(category="gossip")
+    with pytest.raises(learnmem.NotFoundError, match="mem_nope"):
+        memory.forget("mem_nope")
+
+
+def test_storing_a_forgotten_text_again_brings_it_back(memory):
+    first = memory.store_memory("Feature flags live in LaunchDarkly", "decision")
+    memory.forget(first.id)
+    again = memory.store_memory("Feature flags live in  LaunchDarkly", "decision")
+    assert (again.id, again.duplicate) == (first.id, True) and "restored" in again.message
+    assert [m.id for m in memory.list_memories()] == [first.id]
+
+
+def test_context_and_the_hooks_view_leave_hidden_memories_out(lm):
+    from learnmem.oneshot import OneShotView
+
+    memory = lm  # the real model: the hooks' view embeds with it
+    old = memory.store_memory("The nightly export runs at 02:00 UTC", "fact", importance=0.9)
+    new = memory.supersede_memory(old.id, "The nightly export runs at 03:00 UTC")
+    gone = memory.store_memory("The export bucket is s3://exports-old", "fact", importance=0.95)
+    memory.forget(gone.id)
+    ids = {item.id for item in memory.get_context().items if item.kind == "memory"}
+    assert new.id in ids and not ids & {old.id, gone.id}
+    view = OneShotView(memory.store)
+    try:
+        assert [hit.id for hit in view.retrieve_memories("nightly export time bucket", limit=10)] == [new.id]
+    finally:
+        view.close()
