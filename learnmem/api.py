@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 import duckdb
 
-from learnmem import context, embed, experiences, ghap, ghap_io, learning, memories, portable, sql
+from learnmem import context, embed, experiences, ghap, ghap_io, learning, memories, memory_usage, portable, sql
 from learnmem.code import code_search, graph, indexer
 from learnmem.code.code_search import CodeHit
 from learnmem.code.graph import CallEdge
@@ -34,7 +34,7 @@ from learnmem.ghap_records import (
     ActiveGhap, Experience, GhapSummary, ResolveResult, SessionEnd, StartResult, UpdateResult,
 )
 from learnmem.memory_index import MemoryIndex
-from learnmem.records import DeleteResult, ForgetResult, Info, Memory, MemoryHit, StoreResult
+from learnmem.records import DeleteResult, ForgetResult, Info, Memory, MemoryHit, StaleMemory, StoreResult
 from learnmem.paths import database_path, project_root
 from learnmem.store import Store
 from learnmem.version import VERSION
@@ -57,6 +57,7 @@ class Learnmem:
         dim = embedder.dim if embedder is not None else memories.EMBEDDING_DIM
         self.store = Store(path, read_only=read_only, embedding_model=model_name, embedding_dim=dim)
         self._memory_index = MemoryIndex(self.store, dim)
+        self._accesses = memory_usage.AccessLog(self.store)
         self._code_index = code_search.CodeIndex(self.store, dim)
         self._commit_index = commit_search.CommitIndex(self.store, dim)
         self._experience_index = experiences.ExperienceIndex(self.store, dim)
@@ -97,7 +98,9 @@ class Learnmem:
         self._memory_index.snapshot()
 
     def close(self) -> None:
-        """Drop cached state. No connection is held between calls, so this is optional."""
+        """Write the memory accesses counted so far and drop cached state. No connection is held between
+        calls, so this is optional (unwritten counts are lost with the process; see learnmem.memory_usage)."""
+        self._accesses.flush()
         self._memory_index = MemoryIndex(self.store, self._memory_index.dim)
         self._code_index = code_search.CodeIndex(self.store, self._memory_index.dim)
 
@@ -134,12 +137,16 @@ class Learnmem:
 
     def retrieve_memories(
         self, query: str, limit: int = 10, category: str | None = None, tags: Sequence[str] | None = None,
-        include_superseded: bool = False,
+        include_superseded: bool = False, recency_half_life_days: float | None = None,
+        importance_weight: float = 0.0,
     ) -> list[MemoryHit]:
         """The memories most relevant to `query` (hybrid semantic + keyword search), best first; superseded
-        ones only with `include_superseded`, forgotten ones never."""
-        return memories.retrieve_memories(self._memory_index, self.embedder, query, limit, category, tags,
-                                          include_superseded)
+        ones only with `include_superseded`, forgotten ones never. `recency_half_life_days` (a memory that
+        old counts half) and `importance_weight` (0-1) reorder the relevant ones; both off by default."""
+        hits = memories.retrieve_memories(self._memory_index, self.embedder, query, limit, category, tags,
+                                          include_superseded, recency_half_life_days, importance_weight)
+        self._accesses.record(hit.id for hit in hits)
+        return hits
 
     def list_memories(
         self, category: str | None = None, tags: Sequence[str] | None = None, limit: int = 50, offset: int = 0,
@@ -151,7 +158,23 @@ class Learnmem:
 
     def get_memory(self, id: str) -> Memory:  # noqa: A002 - the MCP tool's parameter name
         """One memory by id."""
-        return memories.get_memory(self.store, id)
+        memory = memories.get_memory(self.store, id)
+        self._accesses.record([memory.id])
+        return memory
+
+    def touch_memory(self, id: str) -> Memory:  # noqa: A002
+        """Record that a memory was used (written at once), so that list_stale_memories leaves it out."""
+        memory = memories.get_memory(self.store, id)
+        self._accesses.record([memory.id])
+        self._accesses.flush()
+        return memory
+
+    def list_stale_memories(self, days: float = 30, limit: int = 50) -> list[StaleMemory]:
+        """Current memories neither used (retrieved, read, touched) nor stored in the last `days` days, the
+        longest unused first: candidates to review, supersede or forget. Counts this handle has not
+        written yet are written first."""
+        self._accesses.flush()
+        return memory_usage.stale_memories(self.store, days, limit)
 
     def delete_memory(self, id: str) -> DeleteResult:  # noqa: A002
         """Delete one memory by id."""

@@ -188,7 +188,9 @@ def cmd_remember(args: argparse.Namespace) -> None:
 def cmd_recall(args: argparse.Namespace) -> None:
     """Retrieve the memories most relevant to a query."""
     lm = _open(args, read_only=True)
-    hits = lm.retrieve_memories(args.query, limit=args.limit, category=args.category, tags=args.tag)
+    hits = lm.retrieve_memories(args.query, limit=args.limit, category=args.category, tags=args.tag,
+                                include_superseded=args.include_superseded,
+                                recency_half_life_days=args.half_life, importance_weight=args.importance_weight)
     if args.json:
         _emit_json(_as_json(hits))
     elif not hits:
@@ -199,9 +201,13 @@ def cmd_recall(args: argparse.Namespace) -> None:
 
 
 def cmd_memories(args: argparse.Namespace) -> None:
-    """List stored memories."""
-    lm = _open(args, read_only=True)
-    memories = lm.list_memories(category=args.category, tags=args.tag, limit=args.limit, offset=args.offset)
+    """List stored memories (or, with --stale, those nobody used for a while)."""
+    lm = _open(args, read_only=args.stale is None)
+    if args.stale is not None:
+        memories = lm.list_stale_memories(days=args.stale, limit=args.limit)
+    else:
+        memories = lm.list_memories(category=args.category, tags=args.tag, limit=args.limit, offset=args.offset,
+                                    include_superseded=args.include_superseded)
     if args.json:
         _emit_json(_as_json(memories))
     elif not memories:
@@ -445,12 +451,22 @@ def build_parser() -> argparse.ArgumentParser:
     recall = commands["recall"]
     recall.add_argument("query", metavar="QUERY", help="what you want to know, in plain words")
     recall.add_argument("--limit", "-n", type=int, default=10, metavar="N", help="at most N memories (default: 10)")
+    recall.add_argument("--include-superseded", dest="include_superseded", action="store_true",
+                        help="also memories that newer ones replaced")
+    recall.add_argument("--half-life", dest="half_life", type=float, metavar="DAYS",
+                        help="favour recent memories: one DAYS old counts half")
+    recall.add_argument("--importance-weight", dest="importance_weight", type=float, default=0.0, metavar="W",
+                        help="0-1: favour important memories (default: 0)")
     _filter_options(recall)
 
     memories = commands["memories"]
     _filter_options(memories)
     memories.add_argument("--limit", "-n", type=int, default=50, metavar="N", help="page size (default: 50)")
     memories.add_argument("--offset", type=int, default=0, metavar="N", help="skip N memories (default: 0)")
+    memories.add_argument("--include-superseded", dest="include_superseded", action="store_true",
+                          help="also memories that newer ones replaced")
+    memories.add_argument("--stale", nargs="?", type=float, const=30.0, metavar="DAYS",
+                          help="only memories neither used nor stored in the last DAYS days (default: 30)")
 
     forget = commands["forget"]
     forget.add_argument("id", nargs="?", metavar="ID", help="one memory id")

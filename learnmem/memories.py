@@ -43,6 +43,7 @@ MAX_CONTENT_CHARS = 10_000
 # The width of the embedding columns (sql/migrations/001_memories.sql).
 EMBEDDING_DIM = 384
 MAX_LIMIT = 100
+RERANK_DEPTH = 5  # with recency or importance weights, this many times `limit` relevant candidates are reordered
 # Stores commit in chunks so that a long import releases the file between them
 # (embedding, the slow part, happens outside the writer lock).
 STORE_CHUNK = 1000
@@ -225,29 +226,45 @@ def retrieve_memories(
     category: str | None = None,
     tags: Sequence[str] | None = None,
     include_superseded: bool = False,
+    recency_half_life_days: float | None = None,
+    importance_weight: float = 0.0,
 ) -> list[MemoryHit]:
     """The memories most relevant to `query`: exact vector + BM25 rankings, fused. Forgotten memories are
-    never found; superseded ones only with `include_superseded` (each says what replaced it)."""
+    never found; superseded ones only with `include_superseded` (each says what replaced it).
+
+    Off by default, two weights reorder the relevant candidates (the best RERANK_DEPTH x limit):
+    `recency_half_life_days` multiplies a score by 2^(-age / half-life), so a memory that old counts
+    half; `importance_weight` (0-1) multiplies it by 1 + weight x (importance - 0.5).
+    """
     query = validate.text("query", query, max_chars=MAX_CONTENT_CHARS)
     limit = validate.integer("limit", limit, low=1, high=MAX_LIMIT)
     if category is not None:
         validate.choice("category", category, MEMORY_CATEGORIES)
+    if recency_half_life_days is not None:
+        recency_half_life_days = validate.number("recency_half_life_days", recency_half_life_days,
+                                                 low=0.01, high=100_000)
+    importance_weight = validate.number("importance_weight", importance_weight, low=0.0, high=1.0)
     wanted_tags = validate.tags("tags", tags)
     snapshot = index.snapshot()
     eligible = snapshot.eligible(category, wanted_tags, bool(include_superseded))
     if not eligible.any():
         return []
+    weighted = recency_half_life_days is not None or importance_weight > 0
     ranked = hybrid_rank(
         snapshot.similarity(embedder.embed([query])[0]),
         snapshot.bm25,
         keywords.terms(query),
         eligible,
-        limit,
+        limit * RERANK_DEPTH if weighted else limit,
         importance=snapshot.importance,
         recency=snapshot.seq,
     )
-    return [MemoryHit(**vars(snapshot.memory(int(row))), score=float(score))
-            for row, score in zip(ranked.rows, ranked.scores)]
+    rows, scores = np.asarray(ranked.rows, dtype=np.int64), np.asarray(ranked.scores, dtype=np.float64)
+    if weighted:
+        scores = scores * snapshot.weights(rows, recency_half_life_days, importance_weight, utc_now())
+        order = np.lexsort((-snapshot.seq[rows], -scores))[:limit]  # ties: the newer first
+        rows, scores = rows[order], scores[order]
+    return [MemoryHit(**vars(snapshot.memory(int(row))), score=float(score)) for row, score in zip(rows, scores)]
 
 
 def _memory(row: tuple) -> Memory:

@@ -10,6 +10,7 @@ reloaded whole.
 from __future__ import annotations
 
 import threading
+from datetime import datetime
 
 import numpy as np
 import pyarrow as pa
@@ -100,6 +101,16 @@ class MemorySnapshot:
             for tag in tags:
                 mask &= np.bincount(owners[flat == tag], minlength=self.size) > 0
         return mask
+
+    def weights(self, rows: np.ndarray, half_life_days: float | None, importance_weight: float,
+                now: datetime) -> np.ndarray:
+        """retrieve_memories' optional weights of `rows`: 2^(-age / half-life) x (1 + w x (importance - 0.5))."""
+        weights = 1.0 + importance_weight * (self.importance[rows] - 0.5)
+        if half_life_days is not None:
+            created = self.table.column("created_at").to_numpy(zero_copy_only=False)[rows].astype("datetime64[us]")
+            age_days = (np.datetime64(now.replace(tzinfo=None), "us") - created) / np.timedelta64(1, "D")
+            weights = weights * np.exp2(-np.maximum(age_days, 0.0) / half_life_days)
+        return weights
 
     def memory(self, row: int) -> Memory:
         """The Memory at a row."""

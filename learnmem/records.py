@@ -31,6 +31,15 @@ class MemoryHit(Memory):
 
 
 @dataclass(frozen=True)
+class StaleMemory(Memory):
+    """A memory nobody used for a while (list_stale_memories): how often it was ever used, and when last
+    (None: never since it was stored)."""
+
+    accesses: int
+    last_accessed_at: str | None
+
+
+@dataclass(frozen=True)
 class StoreResult:
     """What `store_memory` did: the id, whether the content was already stored, and the memory it
     superseded (store_memory(supersedes=...), supersede_memory)."""

@@ -82,7 +82,8 @@ NOT_TOOLS = {
 }
 
 # Hints describe what each tool does to the memory file; none reaches outside it (export_ghap writes a local
-# file, see _EXPORT).
+# file, see _EXPORT). Reading memories counts their use (learnmem.memory_usage: appended in batches, bookkeeping
+# that changes nothing a tool returns), which the read-only hint leaves aside.
 _READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 # Storing the same content again reports `duplicate: true` and adds nothing.
 _ADDITIVE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
@@ -266,9 +267,14 @@ def build_server(lm: Any) -> MCPServer:
         tags: Annotated[list[str] | None, Field(description="Only memories carrying these tags.")] = None,
         include_superseded: Annotated[bool, Field(
             description="Also memories that newer ones replaced (each names its replacement).")] = False,
+        recency_half_life_days: Annotated[float | None, Field(
+            description="Favour recent memories: one this many days old counts half.")] = None,
+        importance_weight: Annotated[float, Field(
+            description="0-1: favour important memories (score x (1 + weight x (importance - 0.5))).")] = 0.0,
     ) -> CallToolResult:
         return await _call(lm.retrieve_memories, query, limit=limit, category=category, tags=tags,
-                           include_superseded=include_superseded)
+                           include_superseded=include_superseded, recency_half_life_days=recency_half_life_days,
+                           importance_weight=importance_weight)
 
     @server.tool(
         annotations=_READ_ONLY,
@@ -336,6 +342,29 @@ def build_server(lm: Any) -> MCPServer:
         hard: Annotated[bool, Field(description="Delete and scrub from the file, instead of hiding.")] = False,
     ) -> CallToolResult:
         return await _call(lm.forget, id, category=category, tags=tags, everything=everything, hard=hard)
+
+    @server.tool(
+        annotations=_ADDITIVE,
+        description="Record that you used a memory (so it does not show up as stale). Returns the memory.",
+    )
+    async def touch_memory(
+        id: Annotated[str, Field(description="The memory id.")],  # noqa: A002
+    ) -> CallToolResult:
+        return await _call(lm.touch_memory, id)
+
+    @server.tool(
+        annotations=_ADDITIVE,
+        description=(
+            "Memories neither used (retrieved, read, touched) nor stored in the last `days` days, the longest "
+            "unused first: candidates to review, supersede or forget. Returns {results: [{id, content, category, "
+            "importance, tags, created_at, superseded_by, accesses, last_accessed_at}], count}."
+        ),
+    )
+    async def list_stale_memories(
+        days: Annotated[float, Field(description="Unused for at least this many days.")] = 30,
+        limit: Annotated[int, Field(description="Maximum number of memories (1-1000).")] = 50,
+    ) -> CallToolResult:
+        return await _call(lm.list_stale_memories, days=days, limit=limit)
 
     @server.tool(
         annotations=_CLOSE,

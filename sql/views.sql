@@ -79,3 +79,10 @@ SELECT m.axis, m.cluster_id, m.ghap_id, m.weight, m.distance, e.domain, e.strate
 FROM cluster_members m
 JOIN latest_cluster_runs r ON r.run_id = m.run_id
 JOIN ghap_resolved e ON e.id = m.ghap_id;
+
+-- How often each memory was used (retrieved, read by id, touched) and when last; memories never used are absent.
+CREATE OR REPLACE VIEW memory_usage AS
+SELECT memory_id, sum(accesses)::BIGINT AS accesses, max(last_accessed_at) AS last_accessed_at
+FROM memory_accesses
+GROUP BY memory_id;
+

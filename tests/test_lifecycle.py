@@ -162,3 +162,75 @@ def test_context_and_the_hooks_view_leave_hidden_memories_out(lm):
         assert [hit.id for hit in view.retrieve_memories("nightly export time bucket", limit=10)] == [new.id]
     finally:
         view.close()
+
+
+def test_recency_and_importance_weights_reorder_by_a_documented_factor(tmp_path):
+    import duckdb
+
+    path = tmp_path / "weights.duckdb"
+    memory = learnmem.open(path, embedder=HashingEmbedder())
+    old = memory.store_memory("The deploy job runs from the release branch", "fact", importance=1.0).id
+    new = memory.store_memory("The deploy job runs from the release branch nightly", "fact", importance=0.0).id
+    memory.close()
+    with duckdb.connect(str(path)) as con:  # age the first one by 60 days, as if stored back then
+        con.execute("UPDATE memories SET created_at = created_at - INTERVAL 60 DAY WHERE id = ?", [old])
+    memory = learnmem.open(path, embedder=HashingEmbedder())
+    plain = {hit.id: hit.score for hit in memory.retrieve_memories("deploy job release branch")}
+    recent = {hit.id: hit.score for hit in memory.retrieve_memories("deploy job release branch",
+                                                                    recency_half_life_days=30)}
+    assert recent[old] == pytest.approx(plain[old] * 0.25, rel=1e-3)  # two half-lives
+    assert recent[new] == pytest.approx(plain[new], rel=1e-3)
+    assert [hit.id for hit in memory.retrieve_memories("deploy job release branch", recency_half_life_days=30)][0] \
+        == new
+    weighted = {hit.id: hit.score for hit in memory.retrieve_memories("deploy job release branch",
+                                                                      importance_weight=1.0)}
+    assert weighted[old] == pytest.approx(plain[old] * 1.5) and weighted[new] == pytest.approx(plain[new] * 0.5)
+    with pytest.raises(learnmem.ValidationError, match="importance_weight"):
+        memory.retrieve_memories("deploy", importance_weight=2)
+    with pytest.raises(learnmem.ValidationError, match="recency_half_life_days"):
+        memory.retrieve_memories("deploy", recency_half_life_days=0)
+
+
+def test_unused_memories_are_listed_as_stale_and_use_is_counted(tmp_path):
+    import duckdb
+
+    path = tmp_path / "usage.duckdb"
+    memory = learnmem.open(path, embedder=HashingEmbedder())
+    ids = [memory.store_memory(text, "fact").id for text in
+           ("The release train leaves every second Tuesday", "Invoices are numbered per tenant",
+            "The search index rebuilds nightly")]
+    memory.close()
+    with duckdb.connect(str(path)) as con:  # stored 40 days ago
+        con.execute("UPDATE memories SET created_at = created_at - INTERVAL 40 DAY")
+    memory = learnmem.open(path, embedder=HashingEmbedder())
+    assert [m.id for m in memory.list_stale_memories(days=30)] == ids  # never used, all stored long ago
+    assert memory.list_stale_memories(days=50) == []
+    hits = memory.retrieve_memories("release train Tuesday", limit=1)
+    assert hits[0].id == ids[0]
+    memory.get_memory(ids[1])
+    stale = memory.list_stale_memories(days=30)  # writes the pending counts first
+    assert [(m.id, m.accesses, m.last_accessed_at) for m in stale] == [(ids[2], 0, None)]
+    assert memory.touch_memory(ids[2]).id == ids[2]
+    assert memory.list_stale_memories(days=30) == []
+    usage = dict(memory.sql("SELECT memory_id, accesses FROM memory_usage").fetchall())
+    assert usage == {ids[0]: 1, ids[1]: 1, ids[2]: 1}
+    with pytest.raises(learnmem.NotFoundError):
+        memory.touch_memory("mem_nope")
+    with pytest.raises(learnmem.ValidationError, match="days"):
+        memory.list_stale_memories(days=-1)
+
+
+def test_counts_wait_in_the_handle_until_a_flush_and_read_only_handles_count_nothing(tmp_path):
+    path = tmp_path / "batches.duckdb"
+    memory = learnmem.open(path, embedder=HashingEmbedder())
+    stored = memory.store_memory("The cache TTL is five minutes", "decision").id
+    for _ in range(3):
+        memory.retrieve_memories("cache TTL")
+    rows = "SELECT count(*) FROM memory_accesses"
+    assert memory.sql(rows).fetchone() == (0,)  # not yet written: one write a minute at most
+    memory.close()
+    assert memory.sql("SELECT memory_id, accesses FROM memory_usage").fetchall() == [(stored, 3)]
+    reader = learnmem.open(path, read_only=True, embedder=HashingEmbedder())
+    reader.retrieve_memories("cache TTL")
+    reader.close()
+    assert memory.sql("SELECT accesses FROM memory_usage").fetchall() == [(3,)]

@@ -21,6 +21,8 @@ EXPECTED_SCHEMA = {
     "schema_migrations": ["version", "name", "applied_at"],
     "memory_list": ["id", "content", "category", "importance", "tags", "created_at", "superseded_by"],
     "memory_states": ["memory_id", "superseded_by", "forgotten_at", "changed_at"],
+    "memory_accesses": ["memory_id", "accesses", "last_accessed_at"],
+    "memory_usage": ["memory_id", "accesses", "last_accessed_at"],
     "memory_categories": ["category", "memories", "avg_importance", "last_stored"],
     "code_files": ["project", "path", "language", "module", "content_hash", "size_bytes", "syntax_errors", "indexed_at"],
     "code_units": ["id", "seq", "project", "file_path", "module", "name", "qualified_name", "unit_type", "signature",

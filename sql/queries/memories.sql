@@ -111,3 +111,19 @@ UPDATE memory_states SET forgotten_at = NULL, changed_at = $now
 WHERE list_contains($ids::VARCHAR[], memory_id) AND forgotten_at IS NOT NULL
 RETURNING memory_id;
 
+-- name: insert_memory_accesses
+INSERT INTO memory_accesses (memory_id, accesses, last_accessed_at)
+SELECT unnest($ids::VARCHAR[]), unnest($counts::INTEGER[]), unnest($times::TIMESTAMP[]);
+
+-- name: stale_memories
+-- Current memories (neither forgotten nor superseded) not used since $before (never used: since stored),
+-- the longest unused first.
+SELECT m.id, m.content, m.category, m.importance, m.tags, m.created_at, coalesce(u.accesses, 0) AS accesses,
+       u.last_accessed_at
+FROM memories m
+LEFT JOIN memory_usage u ON u.memory_id = m.id
+WHERE coalesce(u.last_accessed_at, m.created_at) < $before
+  AND m.id NOT IN (SELECT memory_id FROM memory_states WHERE forgotten_at IS NOT NULL OR superseded_by IS NOT NULL)
+ORDER BY coalesce(u.last_accessed_at, m.created_at), m.seq
+LIMIT $limit;
+
