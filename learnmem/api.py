@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import threading
+from dataclasses import replace
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -117,10 +118,22 @@ class Learnmem:
         from retrieval (include_superseded=True shows it).
         A content that looks like a credential (API key, token, private key, password assignment) is refused
         with a ValidationError naming the pattern, unless `allow_secrets`.
+        A new memory close in meaning to current ones of its category comes back with them in `similar`
+        (likely duplicates, or memories it updates: supersede or forget one; nothing is decided here).
         """
         item = {"content": content, "category": category, "importance": importance, "tags": tags}
-        return memories.store_memories(self.store, self.embedder, [item], supersedes=supersedes,
-                                       allow_secrets=allow_secrets)[0]
+        result = memories.store_memories(self.store, self.embedder, [item], supersedes=supersedes,
+                                         allow_secrets=allow_secrets)[0]
+        if result.duplicate:
+            return result
+        similar = tuple(other for other in memories.similar_memories(self._memory_index, result.id, category)
+                        if other.id != result.superseded)
+        if not similar:
+            return result
+        closest = similar[0]
+        return replace(result, similar=similar, message=(
+            f"{result.message}; similar to {closest.id} ({closest.similarity:.2f}): a duplicate, or an update of it? "
+            "supersede it (supersede_memory, or store with supersedes=) or forget one"))
 
     def supersede_memory(self, old_id: str, new_content: str) -> StoreResult:
         """Replace a memory with a new text of the same category, importance and tags; the old one is kept,

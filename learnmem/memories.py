@@ -20,7 +20,7 @@ from learnmem import keywords, passages, secret_scan, sql, validate
 from learnmem.embed import Embedder
 from learnmem.errors import NotFoundError, ValidationError
 from learnmem.memory_index import MemoryIndex, iso
-from learnmem.records import DeleteResult, ForgetResult, Memory, MemoryHit, StoreResult
+from learnmem.records import DeleteResult, ForgetResult, Memory, MemoryHit, SimilarMemory, StoreResult
 from learnmem.search import hybrid_rank
 from learnmem.store import Store, utc_now
 from learnmem.vectors import to_column
@@ -43,6 +43,10 @@ MAX_CONTENT_CHARS = 10_000
 # The width of the embedding columns (sql/migrations/001_memories.sql).
 EMBEDDING_DIM = 384
 MAX_LIMIT = 100
+# A stored memory this close (cosine) to a current one of its category is reported as similar. bench/dedupe:
+# 90 % of paraphrases and of updates of a fact reach it, 1 in 25 distinct facts on the same subject does.
+SIMILAR_THRESHOLD = 0.6
+MAX_SIMILAR = 3
 RERANK_DEPTH = 5  # with recency or importance weights, this many times `limit` relevant candidates are reordered
 # Stores commit in chunks so that a long import releases the file between them
 # (embedding, the slow part, happens outside the writer lock).
@@ -265,6 +269,21 @@ def retrieve_memories(
         order = np.lexsort((-snapshot.seq[rows], -scores))[:limit]  # ties: the newer first
         rows, scores = rows[order], scores[order]
     return [MemoryHit(**vars(snapshot.memory(int(row))), score=float(score)) for row, score in zip(rows, scores)]
+
+
+def similar_memories(index: MemoryIndex, memory_id: str, category: str) -> tuple[SimilarMemory, ...]:
+    """The current memories of `category` at least SIMILAR_THRESHOLD close to the stored `memory_id`,
+    closest first (at most MAX_SIMILAR): likely duplicates, or memories it updates."""
+    snapshot = index.snapshot()
+    row = snapshot.row_of(memory_id)
+    if row is None:
+        return ()
+    eligible = snapshot.eligible(category, ())
+    eligible[row] = False
+    similarity = np.where(eligible, snapshot.vectors @ snapshot.vectors[row], -1.0)
+    best = [int(r) for r in np.argsort(-similarity)[:MAX_SIMILAR] if similarity[r] >= SIMILAR_THRESHOLD]
+    return tuple(SimilarMemory(id=snapshot.memory(r).id, content=snapshot.memory(r).content,
+                               similarity=round(float(similarity[r]), 4)) for r in best)
 
 
 def _memory(row: tuple) -> Memory:

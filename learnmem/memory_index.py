@@ -112,6 +112,11 @@ class MemorySnapshot:
             weights = weights * np.exp2(-np.maximum(age_days, 0.0) / half_life_days)
         return weights
 
+    def row_of(self, memory_id: str) -> int | None:
+        """The row of a memory id, or None."""
+        found = pc.index(self.table.column("id"), memory_id).as_py()
+        return None if found < 0 else found
+
     def memory(self, row: int) -> Memory:
         """The Memory at a row."""
         values = {name: self.table.column(name)[row].as_py()

@@ -40,15 +40,27 @@ class StaleMemory(Memory):
 
 
 @dataclass(frozen=True)
+class SimilarMemory:
+    """A current memory of the same category close in meaning to one just stored: a likely duplicate, or
+    one the new memory updates (the model cannot tell which; bench/dedupe)."""
+
+    id: str
+    content: str
+    similarity: float
+
+
+@dataclass(frozen=True)
 class StoreResult:
-    """What `store_memory` did: the id, whether the content was already stored, and the memory it
-    superseded (store_memory(supersedes=...), supersede_memory)."""
+    """What `store_memory` did: the id, whether the content was already stored, the memory it superseded
+    (store_memory(supersedes=...), supersede_memory), and the similar memories to look at (`similar`:
+    candidates for superseding or forgetting; nothing is decided for the caller)."""
 
     id: str
     duplicate: bool
     created_at: str
     message: str
     superseded: str | None = None
+    similar: tuple[SimilarMemory, ...] = ()
 
 
 @dataclass(frozen=True)

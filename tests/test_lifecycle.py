@@ -234,3 +234,18 @@ def test_counts_wait_in_the_handle_until_a_flush_and_read_only_handles_count_not
     reader.retrieve_memories("cache TTL")
     reader.close()
     assert memory.sql("SELECT accesses FROM memory_usage").fetchall() == [(3,)]
+
+
+def test_a_stored_memory_reports_similar_ones_without_deciding(lm):
+    port = lm.store_memory("The API server listens on port 8080 in development.", "fact")
+    update = lm.store_memory("The API server now listens on port 9090 in development.", "fact")
+    assert [(s.id, s.content) for s in update.similar] == [(port.id, "The API server listens on port 8080 in "
+                                                                       "development.")]
+    assert update.similar[0].similarity >= 0.6 and f"similar to {port.id}" in update.message
+    assert {m.id for m in lm.list_memories()} == {port.id, update.id}  # both stored: the caller decides
+    assert lm.store_memory("Refresh tokens rotate on every use.", "fact").similar == ()  # another subject
+    assert lm.store_memory("The API server listens on port 8080 in development.", "decision").similar == ()
+    newer = lm.supersede_memory(update.id, "The API server listens on port 7070 in development.")
+    assert update.id not in {s.id for s in newer.similar}  # the one it replaces is not a candidate
+    again = lm.store_memory("The API server now listens on port 9090 in development.", "fact")
+    assert again.duplicate and again.similar == ()
