@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 import duckdb
 
-from learnmem import context, embed, experiences, ghap, ghap_io, learning, memories, memory_usage, portable, sql
+from learnmem import compaction, context, embed, experiences, ghap, ghap_io, learning, memories, memory_usage, portable, sql
 from learnmem.code import code_search, graph, indexer
 from learnmem.code.code_search import CodeHit
 from learnmem.code.graph import CallEdge
@@ -198,6 +198,11 @@ class Learnmem:
         """Forget one memory, those of a category and/or tags, or everything: hidden and recoverable with
         restore_memory, or with `hard` deleted and scrubbed from the file (which is rewritten)."""
         return memories.forget(self.store, id, category, tags, everything, hard)
+
+    def compact_memories(self, category: str | None = None, dry_run: bool = True) -> compaction.CompactResult:
+        """Group near-duplicate current memories (cosine >= 0.75, one category, corrections never) and, unless
+        `dry_run`, back the file up and supersede each group's older members by its newest."""
+        return compaction.compact_memories(self.store, self._memory_index, category, dry_run)
 
     def restore_memory(self, id: str) -> Memory:  # noqa: A002
         """Bring back a memory that forget hid."""

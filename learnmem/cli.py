@@ -227,6 +227,21 @@ def cmd_forget(args: argparse.Namespace) -> None:
     print(f"Forgot {what}" + (" for good: deleted, and the file rewritten without it" if result.hard else ""))
 
 
+def cmd_compact(args: argparse.Namespace) -> None:
+    """Show (or with --apply, merge) groups of near-duplicate memories."""
+    result = _open(args).compact_memories(category=args.category, dry_run=not args.apply)
+    if args.json:
+        _emit_json(_as_json(result))
+        return
+    for group in result.groups:
+        print(f"keep {group.keep.id}  {_one_line(group.keep.content, 90)}")
+        for old in group.merged:
+            print(f"  {'merged' if args.apply else 'would merge'} {old.id}  {_one_line(old.content, 80)}")
+    verb = "now" if args.apply else "would be"
+    print(f"{len(result.groups)} groups; current memories {result.memories_before} -> {result.memories_after} "
+          f"({verb})" + (f"; backup at {result.backup}" if result.backup else "; --apply to merge"))
+
+
 def cmd_restore(args: argparse.Namespace) -> None:
     """Bring back a memory that `forget` hid."""
     memory = _open(args).restore_memory(args.id)
@@ -393,6 +408,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
     "memories": (cmd_memories, "list stored memories"),
     "forget": (cmd_forget, "forget memories: one by id, by category and/or tag, or --all (hidden; --hard deletes)"),
     "restore": (cmd_restore, "bring back a memory that forget hid"),
+    "compact": (cmd_compact, "show groups of near-duplicate memories; --apply supersedes all but the newest"),
     "supersede": (cmd_supersede, "replace a memory with a new text (the old one is kept, superseded)"),
     "sql": (cmd_sql, "run a read-only SQL query on the database"),
     "info": (cmd_info, "show the database file, its size, model and row counts"),
@@ -476,6 +492,9 @@ def build_parser() -> argparse.ArgumentParser:
     forget.add_argument("--hard", action="store_true",
                         help="delete them and rewrite the file without them (cannot be undone)")
     commands["restore"].add_argument("id", metavar="ID", help="the forgotten memory's id")
+    commands["compact"].add_argument("--category", "-c", metavar="C", help="only this category")
+    commands["compact"].add_argument("--apply", action="store_true",
+                                     help="back the file up, then supersede each group's older memories")
     commands["supersede"].add_argument("id", metavar="ID", help="the memory to replace")
     commands["supersede"].add_argument("text", metavar="TEXT", help="what is true now")
     index = commands["index"]

@@ -344,6 +344,21 @@ def build_server(lm: Any) -> MCPServer:
         return await _call(lm.forget, id, category=category, tags=tags, everything=everything, hard=hard)
 
     @server.tool(
+        annotations=_CLOSE,
+        description=(
+            "Group near-duplicate current memories (cosine >= 0.75, within a category; corrections are never "
+            "compacted). With dry_run (the default) only report; otherwise back the file up and supersede each "
+            "group's older members by its newest (nothing deleted). Returns {dry_run, groups: [{keep, merged}], "
+            "memories_before, memories_after, backup}."
+        ),
+    )
+    async def compact_memories(
+        category: Annotated[MemoryCategory | None, Field(description=f"Only this category: {categories}.")] = None,
+        dry_run: Annotated[bool, Field(description="Only report the groups.")] = True,
+    ) -> CallToolResult:
+        return await _call(lm.compact_memories, category=category, dry_run=dry_run)
+
+    @server.tool(
         annotations=_ADDITIVE,
         description="Record that you used a memory (so it does not show up as stale). Returns the memory.",
     )

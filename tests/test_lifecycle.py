@@ -3,6 +3,8 @@ file), restore. Real DuckDB files; the hashing embedder where retrieval quality 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import learnmem
@@ -249,3 +251,26 @@ def test_a_stored_memory_reports_similar_ones_without_deciding(lm):
     assert update.id not in {s.id for s in newer.similar}  # the one it replaces is not a candidate
     again = lm.store_memory("The API server now listens on port 9090 in development.", "fact")
     assert again.duplicate and again.similar == ()
+
+
+def test_compacting_keeps_the_newest_of_each_group_and_supersedes_the_rest(lm, tmp_path):
+    texts = [("The API server listens on port 8080 in development.", "fact"),
+             ("In development the API server listens on port 8080.", "fact"),
+             ("The API server listens on port 9090 in development.", "fact"),
+             ("Refresh tokens rotate on every use.", "fact"),
+             ("Never log the request body of the payment webhook.", "correction"),
+             ("Do not log the payment webhook's request body.", "correction")]
+    ids = [lm.store_memory(text, category).id for text, category in texts]
+    preview = lm.compact_memories()
+    assert preview.dry_run and preview.backup is None
+    assert [(g.keep.id, sorted(m.id for m in g.merged)) for g in preview.groups] == [(ids[2], sorted(ids[:2]))]
+    assert (preview.memories_before, preview.memories_after) == (6, 4)
+    assert len(lm.list_memories()) == 6  # a dry run changes nothing
+    assert lm.compact_memories(category="correction").groups == ()  # corrections are never merged
+    applied = lm.compact_memories(dry_run=False)
+    assert not applied.dry_run and applied.backup and Path(applied.backup).is_file()
+    assert {m.id for m in lm.list_memories()} == {ids[2], ids[3], ids[4], ids[5]}
+    assert {lm.get_memory(i).superseded_by for i in ids[:2]} == {ids[2]}
+    assert lm.compact_memories().groups == ()  # nothing left to merge
+    with pytest.raises(learnmem.ValidationError, match="category"):
+        lm.compact_memories(category="gossip")
