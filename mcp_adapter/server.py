@@ -934,7 +934,10 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(2 if isinstance(exc, LearnmemError) else 1) from None
     # Load the model while the client is still handshaking: the first tool call then answers at full speed.
     threading.Thread(target=_warm_up, args=(lm,), name="learnmem-warm-up", daemon=True).start()
-    build_server(lm).run("stdio")
+    try:
+        build_server(lm).run("stdio")
+    finally:
+        lm.close()  # writes the memory use counted since the last batch
 
 
 if __name__ == "__main__":

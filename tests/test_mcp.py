@@ -592,3 +592,15 @@ def test_supersede_forget_and_restore_over_mcp(db: Path, tmp_path: Path) -> None
         assert is_error and bad["error"]["type"] == "validation_error" and "give one id" in bad["error"]["message"]
 
     _run(db, tmp_path, scenario)
+
+
+def test_the_server_writes_the_use_it_counted_when_the_client_leaves(db: Path, tmp_path: Path) -> None:
+    stored = learnmem.open(db).store_memory("The nightly backup runs at 01:30 UTC", "fact").id
+
+    async def scenario(session: ClientSession) -> None:
+        found = await _ok(session, "retrieve_memories", query="when does the nightly backup run")
+        assert found["results"][0]["id"] == stored
+
+    _run(db, tmp_path, scenario)  # the server exits when the client closes stdin
+    assert learnmem.open(db, read_only=True).sql("SELECT memory_id, accesses FROM memory_usage").fetchall() == [
+        (stored, 1)]
