@@ -60,7 +60,6 @@ import re
 import sys
 import time
 from collections.abc import Callable, Mapping
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -69,6 +68,9 @@ from learnmem.oneshot import EMBEDDING_DIM, OneShotView
 from learnmem.paths import project_root
 from learnmem.test_runs import detect_test_command, judge_run
 from learnmem.text import LazyPattern, clip
+from learnmem.tool_counter import (  # noqa: F401 - count_tool_call: the tests and bench call it here
+    count_tool_call, pending_tool_calls, reset_counter, take_prepared, update_counter,
+)
 
 # Claude Code's event names, by the kebab-case names the command accepts.
 EVENTS = {
@@ -435,71 +437,6 @@ _GHAP_TOOL = LazyPattern(r"(?:^|__)(?:start|update|resolve)_ghap$")
 _GHAP_COMMAND = LazyPattern(r"\blearnmem\s+ghap\s+(?:start|update|resolve|abandon)\b")
 
 
-@contextmanager
-def _exclusive(fd: int):
-    """Hold an exclusive lock on an open file (fcntl; msvcrt on Windows) while the block runs."""
-    try:
-        import fcntl
-    except ImportError:  # Windows
-        import msvcrt
-
-        os.lseek(fd, 0, os.SEEK_SET)
-        msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
-        try:
-            yield
-        finally:
-            os.lseek(fd, 0, os.SEEK_SET)
-            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
-        return
-    fcntl.flock(fd, fcntl.LOCK_EX)
-    try:
-        yield
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-
-
-def _update_counter(path: Path, change: Callable[[int], int]) -> int:
-    """Apply `change` to the pending count under the lock; returns the count before the change."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        with _exclusive(fd):
-            os.lseek(fd, 0, os.SEEK_SET)
-            raw = os.read(fd, 64)
-            try:
-                count = max(int(raw.split()[0]), 0)
-            except (ValueError, IndexError):  # empty (new) or damaged: count from zero
-                count = 0
-            data = f"{change(count)}\n".encode()
-            os.lseek(fd, 0, os.SEEK_SET)
-            os.write(fd, data)
-            os.ftruncate(fd, len(data))
-        return count
-    finally:
-        os.close(fd)
-
-
-def count_tool_call(paths: HookPaths, every: int) -> int:
-    """Count one tool call; returns the pending calls to hand to the database (the file drops to 0) once
-    they reach `every`, else 0."""
-    before = _update_counter(paths.counter, lambda count: 0 if count + 1 >= every else count + 1)
-    return before + 1 if before + 1 >= every else 0
-
-
-def pending_tool_calls(paths: HookPaths) -> int:
-    """The calls counted in the file and not yet handed to the database."""
-    try:
-        return max(int(paths.counter.read_text(encoding="ascii").split()[0]), 0)
-    except (OSError, ValueError, IndexError):
-        return 0
-
-
-def reset_counter(paths: HookPaths) -> None:
-    """Drop the pending calls and any prepared check-in (a new session, an end, or the agent's own GHAP call)."""
-    paths.prepared.unlink(missing_ok=True)
-    if paths.counter.exists():
-        _update_counter(paths.counter, lambda count: 0)
-
-
 def hand_over(paths: HookPaths, calls: int, every: int, upcoming: int = 0) -> tuple[int, Any] | None:
     """The counted calls handed to the session's counter (ghap.hand_over_tool_calls)."""
     from learnmem import ghap
@@ -523,7 +460,7 @@ def pre_tool_use(payload: Mapping[str, Any], paths: HookPaths, environ: Mapping[
             tool == "Bash" and isinstance(command, str) and _GHAP_COMMAND.search(command)):
         reset_counter(paths)
         return None
-    prepared = _take_prepared(paths)
+    prepared = take_prepared(paths)
     if prepared is not None:  # this call was counted when the check-in was prepared
         return prepared
     every = _int_setting(environ, "LEARNMEM_CHECKIN_EVERY", DEFAULT_CHECKIN_EVERY, 1, 10_000, paths)
@@ -533,7 +470,7 @@ def pre_tool_use(payload: Mapping[str, Any], paths: HookPaths, environ: Mapping[
     try:
         due = hand_over(paths, calls, every)
     except Exception:
-        _update_counter(paths.counter, lambda count: count + calls)  # not lost: handed over with the next ones
+        update_counter(paths.counter, lambda count: count + calls)  # not lost: handed over with the next ones
         raise
     return None if due is None else _check_in_message(*due)
 
@@ -544,31 +481,18 @@ def prepare_check_in(paths: HookPaths, environ: Mapping[str, str]) -> None:
     every = _int_setting(environ, "LEARNMEM_CHECKIN_EVERY", DEFAULT_CHECKIN_EVERY, 1, 10_000, paths)
     if pending_tool_calls(paths) != every - 1 or paths.prepared.exists():
         return
-    calls = _update_counter(paths.counter, lambda count: 0 if count == every - 1 else count)
+    calls = update_counter(paths.counter, lambda count: 0 if count == every - 1 else count)
     if calls != every - 1:  # another hook counted in between
         return
     try:
         due = hand_over(paths, calls, every, upcoming=1)
     except Exception:
-        _update_counter(paths.counter, lambda count: count + calls)
+        update_counter(paths.counter, lambda count: count + calls)
         raise
     if due is not None:
         temporary = paths.prepared.with_name(paths.prepared.name + f".{os.getpid()}")
         temporary.write_text(_check_in_message(*due), encoding="utf-8")
         os.replace(temporary, paths.prepared)
-
-
-def _take_prepared(paths: HookPaths) -> str | None:
-    """The prepared check-in, removed as it is read (two hooks at once: one gets it)."""
-    taken = paths.prepared.with_name(paths.prepared.name + f".{os.getpid()}.taken")
-    try:
-        os.replace(paths.prepared, taken)
-    except FileNotFoundError:
-        return None
-    try:
-        return taken.read_text(encoding="utf-8")
-    finally:
-        taken.unlink(missing_ok=True)
 
 
 def _check_in_message(count: int, active: Any) -> str:
