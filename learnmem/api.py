@@ -17,13 +17,15 @@ from typing import Any, TextIO
 
 import duckdb
 
-from learnmem import compaction, context, embed, experiences, ghap, ghap_io, learning, memories, memory_usage, portable, sql
+from learnmem import (compaction, context, embed, experiences, ghap, ghap_io, learning, memories, memory_files,
+                      memory_usage, notes, portable, sql, validate)
 from learnmem.code import code_search, graph, indexer
 from learnmem.code.code_search import CodeHit
 from learnmem.code.graph import CallEdge
 from learnmem.code.indexer import IndexResult
 from learnmem.embed import DEFAULT_MODEL, Embedder, load_embedder
-from learnmem.git import commit_search, reports
+from learnmem.errors import ValidationError
+from learnmem.git import commit_search, reports, repository
 from learnmem.git.records import (
     BlameEntry, CodeAuthor, CommitHit, CommitIndexResult, FileHistoryEntry, Hotspot, UnitChange,
 )
@@ -35,7 +37,8 @@ from learnmem.ghap_records import (
     ActiveGhap, Experience, GhapSummary, ResolveResult, SessionEnd, StartResult, UpdateResult,
 )
 from learnmem.memory_index import MemoryIndex
-from learnmem.records import DeleteResult, ForgetResult, Info, Memory, MemoryHit, StaleMemory, StoreResult
+from learnmem.records import (DeleteResult, DocGap, ForgetResult, Info, Memory, MemoryHit, MemorySummary, MemoryWithFiles,
+                              StaleMemory, StoreResult)
 from learnmem.paths import database_path, project_root
 from learnmem.store import Store
 from learnmem.version import VERSION
@@ -107,13 +110,31 @@ class Learnmem:
 
     # -- memories ----------------------------------------------------------
 
+    def _head_sha(self) -> str | None:
+        """The commit a memory is made at: HEAD of the repository holding the file, else of the working
+        directory's (a file kept elsewhere through LEARNMEM_DB); None outside any repository."""
+        try:
+            project = self._project_repository(None)
+        except ValidationError:
+            return None
+        with project:
+            sha = repository.head_commit(project)
+        return sha.decode("ascii") if sha is not None else None
+
     def store_memory(
         self, content: str, category: str, importance: float = 0.5, tags: Sequence[str] | None = None,
-        supersedes: str | None = None, allow_secrets: bool = False,
+        supersedes: str | None = None, allow_secrets: bool = False, sources: Sequence[str] | None = None,
+        force: bool = False,
     ) -> StoreResult:
         """Store one memory (category: one of MEMORY_CATEGORIES; importance in [0, 1]).
 
-        An exact duplicate of a stored text is not stored again: its id comes back with duplicate=True.
+        It records the commit it is made at (HEAD of the project's repository, if any) and `sources`, the
+        documents it came from ("README.md#install", "lib/auth.py"; `docs_gaps` counts them).
+
+        An exact duplicate of a stored text is not stored again: its id comes back with duplicate=True. Nor is
+        a restatement of a current memory of the category (similar in meaning, with the same numbers, names
+        and identifiers and no word of change: learnmem.dedupe): that memory's id comes back with
+        duplicate=True and near_duplicate=True; `force` stores it anyway.
         `supersedes`: the id of a memory this one replaces; it is kept with `superseded_by` set and hidden
         from retrieval (include_superseded=True shows it).
         A content that looks like a credential (API key, token, private key, password assignment) is refused
@@ -121,9 +142,11 @@ class Learnmem:
         A new memory close in meaning to current ones of its category comes back with them in `similar`
         (likely duplicates, or memories it updates: supersede or forget one; nothing is decided here).
         """
-        item = {"content": content, "category": category, "importance": importance, "tags": tags}
+        item = {"content": content, "category": category, "importance": importance, "tags": tags,
+                "sources": sources}
         result = memories.store_memories(self.store, self.embedder, [item], supersedes=supersedes,
-                                         allow_secrets=allow_secrets)[0]
+                                         allow_secrets=allow_secrets, commit_sha=self._head_sha(),
+                                         index=self._memory_index, force=force)[0]
         if result.duplicate:
             return result
         similar = tuple(other for other in memories.similar_memories(self._memory_index, result.id, category)
@@ -135,31 +158,55 @@ class Learnmem:
             f"{result.message}; similar to {closest.id} ({closest.similarity:.2f}): a duplicate, or an update of it? "
             "supersede it (supersede_memory, or store with supersedes=) or forget one"))
 
-    def supersede_memory(self, old_id: str, new_content: str) -> StoreResult:
-        """Replace a memory with a new text of the same category, importance and tags; the old one is kept,
-        superseded (see store_memory)."""
+    def supersede_memory(self, old_id: str, new_content: str, allow_secrets: bool = False) -> StoreResult:
+        """Replace a memory with a new text of the same category, importance, tags and sources; the old one
+        is kept, superseded (see store_memory)."""
         old = memories.get_memory(self.store, old_id)
-        return self.store_memory(new_content, old.category, old.importance, old.tags, supersedes=old.id)
+        return self.store_memory(new_content, old.category, old.importance, old.tags, supersedes=old.id,
+                                 allow_secrets=allow_secrets, sources=old.sources)
 
-    def store_memories(self, items: Iterable[Mapping[str, Any]], allow_secrets: bool = False) -> list[StoreResult]:
-        """Store many memories at once (dicts with content, category, importance?, tags?): batched embedding, chunked commits.
+    def store_memories(self, items: Iterable[Mapping[str, Any]], allow_secrets: bool = False,
+                       force: bool = False) -> list[StoreResult]:
+        """Store many memories at once (dicts with content, category, importance?, tags?, sources?): batched
+        embedding, chunked commits; each records HEAD's commit as store_memory does.
 
-        If any content looks like a credential, nothing is stored (unless `allow_secrets`), as for store_memory.
+        If any content looks like a credential, nothing is stored (unless `allow_secrets`), and restatements of
+        current memories are not (unless `force`), as for store_memory.
         """
-        return memories.store_memories(self.store, self.embedder, items, allow_secrets=allow_secrets)
+        return memories.store_memories(self.store, self.embedder, items, allow_secrets=allow_secrets,
+                                       commit_sha=self._head_sha(), index=self._memory_index, force=force)
 
     def retrieve_memories(
         self, query: str, limit: int = 10, category: str | None = None, tags: Sequence[str] | None = None,
         include_superseded: bool = False, recency_half_life_days: float | None = None,
-        importance_weight: float = 0.0,
-    ) -> list[MemoryHit]:
+        importance_weight: float = 0.0, detail: str = "full",
+    ) -> list[MemoryHit] | list[MemorySummary] | list[MemoryWithFiles]:
         """The memories most relevant to `query` (hybrid semantic + keyword search), best first; superseded
         ones only with `include_superseded`, forgotten ones never. `recency_half_life_days` (a memory that
-        old counts half) and `importance_weight` (0-1) reorder the relevant ones; both off by default."""
+        old counts half) and `importance_weight` (0-1) reorder the relevant ones; both off by default.
+
+        `detail`: "index" gives each as id, category, score and a one-line summary (MemorySummary: cheap to
+        read; get_memory gives one whole); "full" the whole memory (MemoryHit); "files" also the files of
+        the commit it was made at, as they were there, size-capped (MemoryWithFiles; learnmem.memory_files).
+        """
+        detail = validate.choice("detail", detail, memories.DETAILS)
         hits = memories.retrieve_memories(self._memory_index, self.embedder, query, limit, category, tags,
                                           include_superseded, recency_half_life_days, importance_weight)
         self._accesses.record(hit.id for hit in hits)
+        if detail == "index":
+            return [memories.summary_of(hit) for hit in hits]
+        if detail == "files":
+            return self._with_files(hits)
         return hits
+
+    def _with_files(self, hits: list[MemoryHit]) -> list[MemoryWithFiles]:
+        try:
+            repository = self._project_repository(None)
+        except ValidationError:  # no repository: no files
+            return [MemoryWithFiles(**vars(hit), files=()) for hit in hits]
+        with repository:
+            return [MemoryWithFiles(**vars(hit), files=memory_files.commit_files(repository, hit.commit_sha,
+                                                                                  hit.sources)) for hit in hits]
 
     def list_memories(
         self, category: str | None = None, tags: Sequence[str] | None = None, limit: int = 50, offset: int = 0,
@@ -188,6 +235,11 @@ class Learnmem:
         written yet are written first."""
         self._accesses.flush()
         return memory_usage.stale_memories(self.store, days, limit)
+
+    def docs_gaps(self, limit: int = 20) -> list[DocGap]:
+        """The documents that current corrections and discoveries (learning, research memories stored with
+        `sources`) name most often: where to fix the documentation first."""
+        return memories.docs_gaps(self.store, limit)
 
     def delete_memory(self, id: str) -> DeleteResult:  # noqa: A002
         """Delete one memory by id."""
@@ -478,6 +530,48 @@ class Learnmem:
         Memories and values are embedded with this file's model (a progress bar on a terminal when
         `progress`), then everything is written in one transaction. `format` is read from the content when None."""
         return portable.import_data(self.store, self._embedder_factory, path, format, progress)
+
+    # -- sharing through git notes -------------------------------------------
+
+    def _project_repository(self, repo: str | os.PathLike | None):
+        """`repo`, else the repository holding the file, else the working directory's (as _head_sha picks)."""
+        if repo is not None:
+            return notes.open_repository(repo)
+        for start in (self.store.path.parent, Path.cwd()):
+            try:
+                return notes.open_repository(start)
+            except ValidationError:
+                continue
+        raise ValidationError(f"repo: neither the file ({self.path}) nor the working directory ({Path.cwd()}) is "
+                              "inside a git repository; give repo=")
+
+    def export_notes(self, repo: str | os.PathLike | None = None) -> notes.NotesExportResult:
+        """Write the memories (not forgotten ones) and values as git notes under refs/notes/learnmem/<category>
+        (and .../values), each memory attached to the commit it was made at; one notes commit per ref that
+        changed. Notes the refs hold that this file does not are kept. See learnmem.notes."""
+        with self._project_repository(repo) as repository:
+            return notes.export_notes(self.store, repository)
+
+    def import_notes(self, repo: str | os.PathLike | None = None, progress: bool = True) -> notes.NotesImportResult:
+        """Store the memories and values of the local learnmem notes refs that this file lacks (merging by id;
+        embedded here), and take the supersedes they record; one transaction, refused whole (RejectedImport)
+        if a note does not parse."""
+        with self._project_repository(repo) as repository:
+            return notes.import_notes(self.store, self._embedder_factory, repository, progress=progress)
+
+    def pull_notes(self, remote: str = "origin", repo: str | os.PathLike | None = None,
+                   progress: bool = True) -> notes.SyncResult:
+        """Fetch a remote's learnmem notes (dulwich, no git binary), import them, and merge them into the
+        local notes refs. `remote`: a configured remote's name, or a URL or path."""
+        with self._project_repository(repo) as repository:
+            return notes.pull(self.store, self._embedder_factory, repository, remote, progress)
+
+    def push_notes(self, remote: str = "origin", repo: str | os.PathLike | None = None,
+                   progress: bool = True) -> notes.SyncResult:
+        """pull_notes, then push the local learnmem notes refs to the remote; RemoteError if it refuses or
+        another clone pushed in between (nothing is then changed there: push again)."""
+        with self._project_repository(repo) as repository:
+            return notes.push(self.store, self._embedder_factory, repository, remote, progress)
 
     def snapshot(self) -> duckdb.DuckDBPyConnection:
         """An in-memory copy of the whole file (every table and view) as a DuckDB connection; the file itself

@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from learnmem import cli_context, cli_ghap, cli_git, cli_hooks, cli_learning, cli_portable
+from learnmem import cli_context, cli_ghap, cli_git, cli_hooks, cli_learning, cli_notes, cli_portable
 
 PROG = "learnmem"
 
@@ -176,13 +176,30 @@ def cmd_init(args: argparse.Namespace) -> None:
 def cmd_remember(args: argparse.Namespace) -> None:
     """Store one memory."""
     result = _open(args).store_memory(args.text, args.category, importance=args.importance, tags=args.tag,
-                                      allow_secrets=args.allow_secrets)
+                                      allow_secrets=args.allow_secrets, sources=args.sources, force=args.force)
     if args.json:
         _emit_json(_as_json(result))
+    elif result.near_duplicate:
+        print(f"Not stored: it restates {result.id} ({result.similar[0].content!r}, similarity "
+              f"{result.similar[0].similarity:.2f}); --force stores it anyway")
     elif result.duplicate:
         print(f"Already remembered as {result.id}")
     else:
         print(f"Remembered {result.id}")
+
+
+def cmd_docs_gaps(args: argparse.Namespace) -> None:
+    """The documents most often named by corrections and discoveries."""
+    gaps = _open(args, read_only=True).docs_gaps(limit=args.limit)
+    if args.json:
+        _emit_json(_as_json(gaps))
+    elif not gaps:
+        print("No corrections or discoveries name a source document (store them with --source DOC).")
+    else:
+        for gap in gaps:
+            anchors = f"  ({', '.join(gap.anchors)})" if gap.anchors else ""
+            print(f"{gap.document}  corrections {gap.corrections}  discoveries {gap.discoveries}  "
+                  f"latest {gap.latest[:10]}{anchors}")
 
 
 def cmd_recall(args: argparse.Namespace) -> None:
@@ -190,14 +207,21 @@ def cmd_recall(args: argparse.Namespace) -> None:
     lm = _open(args, read_only=True)
     hits = lm.retrieve_memories(args.query, limit=args.limit, category=args.category, tags=args.tag,
                                 include_superseded=args.include_superseded,
-                                recency_half_life_days=args.half_life, importance_weight=args.importance_weight)
+                                recency_half_life_days=args.half_life, importance_weight=args.importance_weight,
+                                detail=args.detail)
     if args.json:
         _emit_json(_as_json(hits))
     elif not hits:
         print("No memories match.")
+    elif args.detail == "index":
+        for hit in hits:
+            print(f"{hit.score:.3f}  {hit.id}  {hit.category:<11}  {hit.summary}")
     else:
         for hit in hits:
             print(_format_memory(hit, hit.score))
+            for file in getattr(hit, "files", ()):
+                size = "binary" if file.content is None else f"{file.size} bytes" + (", cut" if file.truncated else "")
+                print(f"    {file.path} at {hit.commit_sha[:12]} ({size})")
 
 
 def cmd_memories(args: argparse.Namespace) -> None:
@@ -410,6 +434,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
     "restore": (cmd_restore, "bring back a memory that forget hid"),
     "compact": (cmd_compact, "show groups of near-duplicate memories; --apply supersedes all but the newest"),
     "supersede": (cmd_supersede, "replace a memory with a new text (the old one is kept, superseded)"),
+    "docs-gaps": (cmd_docs_gaps, "list the documents that corrections and discoveries name as sources most often"),
     "sql": (cmd_sql, "run a read-only SQL query on the database"),
     "info": (cmd_info, "show the database file, its size, model and row counts"),
     "reembed": (cmd_reembed, "embed every memory and experience again with the current model (after a model change)"),
@@ -422,6 +447,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
     **cli_learning.COMMANDS,
     **cli_context.COMMANDS,
     **cli_portable.COMMANDS,
+    **cli_notes.COMMANDS,
     "hook": (cli_hooks.run, "answer a Claude Code hook event (JSON on stdin): session-start, user-prompt-submit, "
                             "pre-tool-use, post-tool-use, session-end"),
 }
@@ -461,6 +487,10 @@ def build_parser() -> argparse.ArgumentParser:
     remember.add_argument("--category", "-c", required=True, metavar="C", help="kind of memory, e.g. fact, preference")
     remember.add_argument("--importance", type=float, default=0.5, metavar="F", help="0.0 to 1.0 (default: 0.5)")
     remember.add_argument("--tag", metavar="T", action="append", help="a label (repeat for several)")
+    remember.add_argument("--force", action="store_true",
+                          help="store it even if it restates a current memory (same meaning, numbers and names)")
+    remember.add_argument("--source", metavar="DOC", action="append", dest="sources",
+                          help="a document it came from, e.g. README.md#install (repeat for several)")
     remember.add_argument("--allow-secrets", dest="allow_secrets", action="store_true",
                           help="store it even if it looks like a credential (API key, token, password...)")
 
@@ -473,6 +503,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="favour recent memories: one DAYS old counts half")
     recall.add_argument("--importance-weight", dest="importance_weight", type=float, default=0.0, metavar="W",
                         help="0-1: favour important memories (default: 0)")
+    recall.add_argument("--detail", choices=("index", "full", "files"), default="full",
+                        help="index: id and a one-line summary; full (default): the whole memory; files: also "
+                             "the files of the commit it was made at, as they were there (size-capped)")
     _filter_options(recall)
 
     memories = commands["memories"]
@@ -520,6 +553,9 @@ def build_parser() -> argparse.ArgumentParser:
     cli_hooks.add_arguments(commands["hook"])
     cli_context.add_arguments(commands)
     cli_portable.add_arguments(commands)
+    cli_notes.add_arguments(commands)
+    commands["docs-gaps"].add_argument("--limit", "-n", type=int, default=20, metavar="N",
+                                       help="at most N documents (default: 20)")
     commands["sql"].add_argument("query", metavar="QUERY", help="a read-only query, e.g. SELECT ... FROM memories")
     return parser
 

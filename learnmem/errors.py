@@ -39,3 +39,9 @@ class ModelMismatchError(LearnmemError):
     """The file was embedded with another model than the one configured."""
 
     kind = "validation_error"
+
+
+class RemoteError(LearnmemError):
+    """A git remote could not be reached, or refused what was sent (learnmem sync)."""
+
+    kind = "remote_error"

@@ -16,11 +16,12 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from learnmem import keywords, passages, secret_scan, sql, validate
+from learnmem import dedupe, keywords, passages, secret_scan, sql, validate
 from learnmem.embed import Embedder
 from learnmem.errors import NotFoundError, ValidationError
-from learnmem.memory_index import MemoryIndex, iso
-from learnmem.records import DeleteResult, ForgetResult, Memory, MemoryHit, SimilarMemory, StoreResult
+from learnmem.memory_index import MemoryIndex, iso, memory_fields
+from learnmem.records import (DeleteResult, DocGap, ForgetResult, Memory, MemoryHit, MemorySummary, SimilarMemory,
+                              StoreResult)
 from learnmem.search import hybrid_rank
 from learnmem.store import Store, utc_now
 from learnmem.vectors import to_column
@@ -47,11 +48,15 @@ MAX_LIMIT = 100
 # 90 % of paraphrases and of updates of a fact reach it, 1 in 25 distinct facts on the same subject does.
 SIMILAR_THRESHOLD = 0.6
 MAX_SIMILAR = 3
+DETAILS = ("index", "full", "files")  # retrieve_memories(detail=...): how much of each memory comes back
+SUMMARY_CHARS = 120
 RERANK_DEPTH = 5  # with recency or importance weights, this many times `limit` relevant candidates are reordered
 # Stores commit in chunks so that a long import releases the file between them
 # (embedding, the slow part, happens outside the writer lock).
 STORE_CHUNK = 1000
-_ROW_KEYS = ("content", "category", "importance", "tags")
+MAX_SOURCES = 20
+MAX_SOURCE_CHARS = 300
+_ROW_KEYS = ("content", "category", "importance", "tags", "sources")
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,7 @@ class _Draft:
     importance: float
     tags: tuple[str, ...]
     content_hash: str
+    sources: tuple[str, ...] = ()
 
 
 def content_hash(content: str) -> str:
@@ -88,7 +94,25 @@ def _draft(item: Mapping[str, Any], field_prefix: str, allow_secrets: bool = Fal
         importance=validate.number(f"{field_prefix}importance", item.get("importance", 0.5), low=0.0, high=1.0),
         tags=validate.tags(f"{field_prefix}tags", item.get("tags")),
         content_hash=content_hash(content),
+        sources=validate_sources(f"{field_prefix}sources", item.get("sources")),
     )
+
+
+def validate_sources(field: str, sources: Any) -> tuple[str, ...]:
+    """The documents a memory came from: a list of at most MAX_SOURCES paths or anchors
+    ("README.md#install", "lib/auth.py", a URL), each one line of at most MAX_SOURCE_CHARS; duplicates dropped."""
+    if sources is None:
+        return ()
+    if isinstance(sources, str) or not isinstance(sources, (list, tuple)):
+        raise ValidationError(f"{field}: expected a list of document paths such as ['README.md#install'], "
+                              f"got {type(sources).__name__} {sources!r:.80}")
+    if len(sources) > MAX_SOURCES:
+        raise ValidationError(f"{field}: {len(sources)} sources; at most {MAX_SOURCES}")
+    checked = [validate.text(f"{field}[{i}]", source, max_chars=MAX_SOURCE_CHARS) for i, source in enumerate(sources)]
+    for i, source in enumerate(checked):
+        if "\n" in source or "\r" in source:
+            raise ValidationError(f"{field}[{i}]: {source!r:.80} spans lines; a source is one path or anchor")
+    return tuple(dict.fromkeys(checked))
 
 
 def _refuse_secret(field: str, content: str) -> None:
@@ -104,17 +128,22 @@ def _refuse_secret(field: str, content: str) -> None:
 
 
 def store_memories(store: Store, embedder: Embedder, items: Iterable[Mapping[str, Any]],
-                   supersedes: str | None = None, allow_secrets: bool = False) -> list[StoreResult]:
+                   supersedes: str | None = None, allow_secrets: bool = False,
+                   commit_sha: str | None = None, index: MemoryIndex | None = None,
+                   force: bool = False) -> list[StoreResult]:
     """Validate every item, then embed and insert them in chunks; one StoreResult per item, in order.
 
     Nothing is written if any item is invalid, or (unless `allow_secrets`) if any content looks like a
     credential (an API key, a token, a private key, a password assignment). `supersedes` (one item only):
     the id of a memory the new one replaces; it is kept, hidden from retrieval, with `superseded_by` set,
-    in the same transaction.
+    in the same transaction. `commit_sha`: the repository's HEAD, recorded on every new memory.
+    With `index`, an item that restates a current memory of its category (learnmem.dedupe) is not stored:
+    its result names that memory (duplicate and near_duplicate true), unless `force` or `supersedes`.
     """
     items = list(items)
-    if not isinstance(allow_secrets, bool):
-        raise ValidationError(f"allow_secrets: expected True or False, got {allow_secrets!r}")
+    for name, flag in (("allow_secrets", allow_secrets), ("force", force)):
+        if not isinstance(flag, bool):
+            raise ValidationError(f"{name}: expected True or False, got {flag!r}")
     drafts = [_draft(item, f"memories[{i}]." if len(items) > 1 else "", allow_secrets) for i, item in enumerate(items)]
     if supersedes is not None:
         if len(drafts) != 1:
@@ -122,12 +151,13 @@ def store_memories(store: Store, embedder: Embedder, items: Iterable[Mapping[str
         supersedes = _memory_id(supersedes)
     results: list[StoreResult] = []
     for start in range(0, len(drafts), STORE_CHUNK):
-        results.extend(_store_chunk(store, embedder, drafts[start : start + STORE_CHUNK], supersedes))
+        results.extend(_store_chunk(store, embedder, drafts[start : start + STORE_CHUNK], supersedes, commit_sha,
+                                    None if force or supersedes is not None else index))
     return results
 
 
-def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[_Draft],
-                 supersedes: str | None = None) -> list[StoreResult]:
+def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[_Draft], supersedes: str | None,
+                 commit_sha: str | None, index: MemoryIndex | None) -> list[StoreResult]:
     first_by_hash: dict[str, int] = {}
     for position, draft in enumerate(drafts):
         first_by_hash.setdefault(draft.content_hash, position)
@@ -135,6 +165,7 @@ def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[_Draft],
     # Embedding and tokenising are the slow parts: do them before taking the writer lock.
     vectors, passage_vectors = passages.embed_texts(embedder, [d.content for d in unique])
     term_lists = [keywords.terms(d.content) for d in unique]
+    restating = _restatements(index, unique, vectors) if index is not None else {}
     now = utc_now()
     with store.write() as con:
         rows = con.execute(sql.query("memory_ids_by_hash"), {"hashes": [d.content_hash for d in unique]}).fetchall()
@@ -143,12 +174,13 @@ def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[_Draft],
             "ids": [memory_id for memory_id, _ in existing.values()], "now": now}).fetchall()} if existing else set()
         if restored:
             con.execute(sql.query("count_rewrite"))
-        fresh = [row for row in zip(unique, vectors, passage_vectors, term_lists) if row[0].content_hash not in existing]
+        fresh = [row for row in zip(unique, vectors, passage_vectors, term_lists)
+                 if row[0].content_hash not in existing and row[0].content_hash not in restating]
         assigned = {row[0].content_hash: (new_id(now), now) for row in fresh}
         if supersedes is not None:
             _check_supersedable(con, supersedes, existing.get(drafts[0].content_hash, (None,))[0])
         if fresh:
-            con.register("new_memories", _arrow_rows(fresh, assigned, embedder.dim))
+            con.register("new_memories", _arrow_rows(fresh, assigned, embedder.dim, commit_sha))
             con.execute(sql.query("insert_memories"))
             con.unregister("new_memories")
         if supersedes is not None:
@@ -161,7 +193,25 @@ def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[_Draft],
         (result,) = _results(drafts, first_by_hash, existing, assigned, restored)
         return [StoreResult(result.id, result.duplicate, result.created_at,
                             f"{result.message}; supersedes {supersedes}", superseded=supersedes)]
-    return _results(drafts, first_by_hash, existing, assigned, restored)
+    return _results(drafts, first_by_hash, existing, assigned, restored, restating)
+
+
+def _restatements(index: MemoryIndex, drafts: Sequence[_Draft], vectors: np.ndarray) -> dict[str, tuple]:
+    """content hash -> (the current memory of its category each draft restates as a SimilarMemory, when that
+    was stored) (learnmem.dedupe)."""
+    snapshot = index.snapshot()
+    found: dict[str, tuple] = {}
+    for draft, vector in zip(drafts, vectors):
+        eligible = snapshot.eligible(draft.category, ())
+        if not eligible.any():
+            continue
+        similarity = np.where(eligible, snapshot.similarity(vector), -1.0)
+        row = int(np.argmax(similarity))
+        old = snapshot.memory(row)
+        if dedupe.is_restatement(draft.content, old.content, float(similarity[row])):
+            found[draft.content_hash] = (SimilarMemory(old.id, old.content, round(float(similarity[row]), 4)),
+                                         old.created_at)
+    return found
 
 
 def _check_supersedable(con, old_id: str, duplicate_of: str | None) -> None:
@@ -179,10 +229,17 @@ def _check_supersedable(con, old_id: str, duplicate_of: str | None) -> None:
 
 
 def _results(drafts: Sequence[_Draft], first_by_hash: dict, existing: dict, assigned: dict,
-             restored: set[str]) -> list[StoreResult]:
+             restored: set[str], restating: dict[str, tuple] | None = None) -> list[StoreResult]:
     results = []
+    restating = restating or {}
     for position, draft in enumerate(drafts):
-        if draft.content_hash in existing:
+        if draft.content_hash in restating and draft.content_hash not in existing:
+            old, created_at = restating[draft.content_hash]
+            results.append(StoreResult(
+                old.id, True, created_at, f"restates {old.id} (similarity {old.similarity:.2f}, the same names and "
+                f"numbers); nothing stored: pass force=True to store it anyway, or supersedes={old.id} to "
+                "replace it", similar=(old,), near_duplicate=True))
+        elif draft.content_hash in existing:
             memory_id, created = existing[draft.content_hash]
             note = "it had been forgotten and is restored" if memory_id in restored else "nothing written"
             results.append(StoreResult(memory_id, True, iso(created), f"already stored as {memory_id}; {note}"))
@@ -195,7 +252,8 @@ def _results(drafts: Sequence[_Draft], first_by_hash: dict, existing: dict, assi
     return results
 
 
-def _arrow_rows(fresh: Sequence[tuple[_Draft, np.ndarray, np.ndarray, list[str]]], assigned: dict, dim: int) -> pa.Table:
+def _arrow_rows(fresh: Sequence[tuple[_Draft, np.ndarray, np.ndarray, list[str]]], assigned: dict, dim: int,
+                commit_sha: str | None) -> pa.Table:
     """The new rows as an Arrow table shaped like `memories` (one insert, no per-row binding)."""
     drafts = [row[0] for row in fresh]
     return pa.table(
@@ -210,6 +268,8 @@ def _arrow_rows(fresh: Sequence[tuple[_Draft, np.ndarray, np.ndarray, list[str]]
             "created_at": pa.array([assigned[d.content_hash][1] for d in drafts], pa.timestamp("us")),
             "embedding": to_column(np.asarray([row[1] for row in fresh]), dim),
             "passages": passage_lists([row[2] for row in fresh], dim),
+            "commit_sha": pa.array([commit_sha] * len(drafts), pa.string()),
+            "sources": pa.array([list(d.sources) or None for d in drafts], pa.list_(pa.string())),
         }
     )
 
@@ -271,6 +331,16 @@ def retrieve_memories(
     return [MemoryHit(**vars(snapshot.memory(int(row))), score=float(score)) for row, score in zip(rows, scores)]
 
 
+def summary_of(hit: MemoryHit) -> MemorySummary:
+    """A hit as its index entry: the first line of the content, cut to SUMMARY_CHARS; `…` marks more."""
+    summary = hit.content.split("\n", 1)[0].strip()
+    if len(summary) > SUMMARY_CHARS:
+        summary = summary[: SUMMARY_CHARS - 1].rstrip() + "…"
+    elif summary != hit.content:
+        summary += " …"
+    return MemorySummary(id=hit.id, category=hit.category, summary=summary, score=hit.score)
+
+
 def similar_memories(index: MemoryIndex, memory_id: str, category: str) -> tuple[SimilarMemory, ...]:
     """The current memories of `category` at least SIMILAR_THRESHOLD close to the stored `memory_id`,
     closest first (at most MAX_SIMILAR): likely duplicates, or memories it updates."""
@@ -287,9 +357,7 @@ def similar_memories(index: MemoryIndex, memory_id: str, category: str) -> tuple
 
 
 def _memory(row: tuple) -> Memory:
-    memory_id, content, category, importance, tags, created_at, superseded_by = row[:7]
-    return Memory(memory_id, content, category, importance, tuple(tags), iso(created_at),
-                  superseded_by=superseded_by)
+    return Memory(**memory_fields(row))
 
 
 def list_memories(
@@ -320,8 +388,8 @@ def get_memory(store: Store, memory_id: str) -> Memory:
         row = con.execute(sql.query("get_memory"), {"id": memory_id}).fetchone()
     if row is None:
         raise NotFoundError(f"id: no memory {memory_id!r} (list_memories shows the ids)")
-    if row[7] is not None:
-        raise NotFoundError(f"id: memory {memory_id!r} was forgotten at {iso(row[7])}; restore_memory brings it back")
+    if row[9] is not None:
+        raise NotFoundError(f"id: memory {memory_id!r} was forgotten at {iso(row[9])}; restore_memory brings it back")
     return _memory(row)
 
 
@@ -391,6 +459,16 @@ def restore_memory(store: Store, memory_id: str) -> Memory:
         raise NotFoundError(f"id: {memory_id!r} is not a forgotten memory (forget hides one; a hard forget "
                             "cannot be undone)")
     return get_memory(store, memory_id)
+
+
+def docs_gaps(store: Store, limit: int = 20) -> list[DocGap]:
+    """The documents most often named as sources of current corrections and discoveries, most first: where
+    the documentation misled, or left out what had to be found the hard way."""
+    limit = validate.integer("limit", limit, low=1, high=MAX_LIMIT)
+    with store.read() as con:
+        rows = con.execute(sql.query("docs_gaps"), {"limit": limit}).fetchall()
+    return [DocGap(document, corrections, discoveries, tuple(anchors), tuple(ids), iso(latest))
+            for document, corrections, discoveries, anchors, ids, latest in rows]
 
 
 def reembed_memories(store: Store, embedder: Embedder) -> int:

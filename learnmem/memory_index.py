@@ -10,7 +10,9 @@ reloaded whole.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -23,6 +25,16 @@ from learnmem.store import Store, iso  # noqa: F401 - iso is re-exported for its
 from learnmem.vectors import to_matrix
 
 _MAX_CHUNKS = 16
+MEMORY_COLUMNS = ("id", "content", "category", "importance", "tags", "created_at", "superseded_by", "commit_sha",
+                  "sources")
+
+
+def memory_fields(row: Sequence[Any]) -> dict[str, Any]:
+    """Memory's fields from a row (id, content, category, importance, tags, created_at, superseded_by,
+    commit_sha, sources): the column order of the memory queries."""
+    fields = dict(zip(MEMORY_COLUMNS, row[: len(MEMORY_COLUMNS)]))
+    return fields | {"tags": tuple(fields["tags"]), "created_at": iso(fields["created_at"]),
+                     "sources": tuple(fields["sources"] or ())}
 
 
 class _Passages:
@@ -119,9 +131,7 @@ class MemorySnapshot:
 
     def memory(self, row: int) -> Memory:
         """The Memory at a row."""
-        values = {name: self.table.column(name)[row].as_py()
-                  for name in ("id", "content", "category", "importance", "tags", "created_at", "superseded_by")}
-        return Memory(**values | {"tags": tuple(values["tags"]), "created_at": iso(values["created_at"])})
+        return Memory(**memory_fields([self.table.column(name)[row].as_py() for name in MEMORY_COLUMNS]))
 
 
 class MemoryIndex:

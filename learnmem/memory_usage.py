@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from learnmem import sql, validate
+from learnmem.memory_index import memory_fields
 from learnmem.records import StaleMemory
 from learnmem.store import Store, iso, utc_now
 
@@ -74,6 +75,5 @@ def stale_memories(store: Store, days: float = 30, limit: int = 50) -> list[Stal
     with store.read() as con:
         rows = con.execute(sql.query("stale_memories"),
                            {"before": utc_now() - timedelta(days=days), "limit": limit}).fetchall()
-    return [StaleMemory(memory_id, content, category, importance, tuple(tags), iso(created_at), accesses=accesses,
-                        last_accessed_at=iso(last) if last is not None else None)
-            for memory_id, content, category, importance, tags, created_at, accesses, last in rows]
+    return [StaleMemory(**memory_fields(row), accesses=row[9], last_accessed_at=iso(row[10]) if row[10] else None)
+            for row in rows]

@@ -74,7 +74,8 @@ from typing import Any, TextIO
 
 from learnmem import experiences, ghap, ghap_io, keywords, learning, passages, sql, validate
 from learnmem.errors import LearnmemError, NotFoundError, ValidationError
-from learnmem.memories import MAX_CONTENT_CHARS, MEMORY_CATEGORIES, content_hash, new_id, passage_lists
+from learnmem.memories import (MAX_CONTENT_CHARS, MEMORY_CATEGORIES, content_hash, new_id, passage_lists,
+                               validate_sources)
 from learnmem.progress import Progress
 from learnmem.store import Store, utc_now
 from learnmem.version import VERSION
@@ -124,6 +125,7 @@ class DataImportResult:
     warnings: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
     source_model: str | None = None
+    supersedes_merged: int = 0  # memories stored here that the import found superseded (git notes: merge_states)
 
 
 # -- backup ------------------------------------------------------------------------------
@@ -255,25 +257,36 @@ def _rows(cursor) -> list[dict[str, Any]]:
     return [dict(zip(names, values)) for values in cursor.fetchall()]
 
 
-def _jsonl_text(con, meta: Mapping[str, str]) -> tuple[str, dict[str, int]]:
-    lines: dict[str, list[str]] = {kind: [] for kind in KINDS}
+def memory_records(con) -> list[dict[str, Any]]:
+    """Every memory as export data (the user-owned columns, JSON-ready; `state` when it has one), in
+    insertion order."""
     cursor = con.execute(sql.query("portable_memories"))
     names = [column[0] for column in cursor.description]
     split = names.index("state_memory_id")  # memory columns before it, state columns after
+    records = []
     for values in cursor.fetchall():
-        record = {"kind": "memory"} | {name: _json_value(f"memory.{name}", value)
-                                       for name, value in zip(names[:split], values[:split])}
+        record = {name: _json_value(f"memory.{name}", value) for name, value in zip(names[:split], values[:split])}
         if values[split] is not None:
             record["state"] = {name: _json_value(f"memory.state.{name}", value)
                                for name, value in zip(names[split + 1:], values[split + 1:])}
-        lines["memory"].append(_line(record))
+        records.append(record)
+    return records
+
+
+def value_records(con) -> list[dict[str, Any]]:
+    """Every value (dissolved ones too) as export data, oldest first."""
+    return [{name: _json_value(f"value.{name}", value) for name, value in row.items()}
+            for row in _rows(con.execute(sql.query("portable_values")))]
+
+
+def _jsonl_text(con, meta: Mapping[str, str]) -> tuple[str, dict[str, int]]:
+    lines: dict[str, list[str]] = {kind: [] for kind in KINDS}
+    lines["memory"] = [_line({"kind": "memory"} | record) for record in memory_records(con)]
     for row in _rows(con.execute(sql.query("export_ghap_entries"), {"include_active": True})):
         record = {"kind": "ghap_entry"} | ghap_io.entry_json(row) | {
             "revised_at": _iso(row["revised_at"]), "updated_at": _iso(row["updated_at"])}
         lines["ghap_entry"].append(_line(record))
-    for row in _rows(con.execute(sql.query("portable_values"))):
-        lines["value"].append(_line({"kind": "value"} | {name: _json_value(f"value.{name}", value)
-                                                         for name, value in row.items()}))
+    lines["value"] = [_line({"kind": "value"} | record) for record in value_records(con)]
     counts = {kind: len(lines[kind]) for kind in KINDS}
     header = {"kind": "header", "format": FORMAT, "format_version": FORMAT_VERSION, "learnmem_version": VERSION,
               "embedding_model": meta.get("embedding_model"),
@@ -325,6 +338,16 @@ def _ident(name: str, value: Any) -> str:
     return value
 
 
+_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+
+
+def commit_sha(name: str, value: Any) -> str:
+    """A git object id: 40 (SHA-1) or 64 (SHA-256) lowercase hex digits."""
+    if not isinstance(value, str) or not _SHA.fullmatch(value):
+        raise ValidationError(f"{name}: {value!r:.80} is not a commit id (40 or 64 lowercase hex digits)")
+    return value
+
+
 def _time(name: str, value: Any) -> datetime:
     if value is None:
         raise ValidationError(f"{name}: required")
@@ -359,7 +382,7 @@ def _required(raw: Mapping[str, Any], key: str) -> Any:
 
 
 @dataclass
-class _Columns:
+class Columns:
     """Names and Arrow types of the user-owned columns of memories, memory_states and learned_values."""
 
     memory: Any
@@ -367,7 +390,7 @@ class _Columns:
     value: Any
 
     @classmethod
-    def read(cls, con) -> _Columns:
+    def read(cls, con) -> Columns:
         return cls(con.execute(sql.query("portable_memory_columns")).to_arrow_table().schema,
                    con.execute(sql.query("portable_memory_state_columns")).to_arrow_table().schema,
                    con.execute(sql.query("portable_value_columns")).to_arrow_table().schema)
@@ -376,7 +399,7 @@ class _Columns:
 _MEMORY_REQUIRED = ("id", "content", "category", "importance", "tags", "created_at")
 
 
-def memory_row(raw: Mapping[str, Any], columns: _Columns) -> tuple[dict[str, Any], dict[str, Any] | None]:
+def memory_row(raw: Mapping[str, Any], columns: Columns) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """A memory line as (row of memories, row of memory_states or None); ValidationError names the field."""
     allowed = [name for name in columns.memory.names] + ["state"]
     unknown = sorted(set(raw) - set(allowed) - {"kind"})
@@ -389,6 +412,8 @@ def memory_row(raw: Mapping[str, Any], columns: _Columns) -> tuple[dict[str, Any
         "importance": validate.number("importance", raw.get("importance", 0.5), low=0.0, high=1.0),
         "tags": list(validate.tags("tags", raw.get("tags"))),
         "created_at": _time("created_at", raw.get("created_at")),
+        "commit_sha": None if raw.get("commit_sha") is None else commit_sha("commit_sha", raw["commit_sha"]),
+        "sources": list(validate_sources("sources", raw.get("sources"))) or None,
     }
     for name in columns.memory.names:
         if name not in row and name in raw:
@@ -413,7 +438,7 @@ _VALUE_NUMBERS = {"similarity_to_centroid": (-1.0, 1.0), "centroid_distance": (0
                   "threshold_distance": (0.0, 3.0)}
 
 
-def value_row(raw: Mapping[str, Any], columns: _Columns) -> dict[str, Any]:
+def value_row(raw: Mapping[str, Any], columns: Columns) -> dict[str, Any]:
     """A value line as a row of learned_values (terms and embedding to add); ValidationError names the field."""
     allowed = list(columns.value.names)
     unknown = sorted(set(raw) - set(allowed) - {"kind"})
@@ -463,7 +488,7 @@ def entry_row(raw: Mapping[str, Any]) -> dict[str, Any]:
 
 
 @dataclass
-class _Memory:
+class ImportedMemory:
     where: str  # `line N` (and the section, for markdown)
     row: dict[str, Any]
     state: dict[str, Any] | None = None
@@ -471,14 +496,17 @@ class _Memory:
 
 
 @dataclass
-class _Batch:
-    memories: list[_Memory] = field(default_factory=list)
+class Batch:
+    memories: list[ImportedMemory] = field(default_factory=list)
     entries: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     values: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     skipped_values: int = 0
     source_model: str | None = None
+    # Memories stored already take the `superseded_by` of the import when they are current here (the
+    # merge of git notes; a file import leaves stored memories as they are).
+    merge_states: bool = False
 
 
 def _located(where: str, kind: str, error: Exception) -> str:
@@ -519,7 +547,7 @@ def _header(raw: Any) -> dict[str, Any]:
     return dict(raw)
 
 
-def _parse_jsonl(text: str, columns: _Columns, source: Path) -> _Batch:
+def _parse_jsonl(text: str, columns: Columns, source: Path) -> Batch:
     lines = [(number, line.strip()) for number, line in enumerate(text.split("\n"), 1) if line.strip()]
     if not lines:
         raise ValidationError(f"path: {source} is empty")
@@ -529,7 +557,7 @@ def _parse_jsonl(text: str, columns: _Columns, source: Path) -> _Batch:
     except json.JSONDecodeError as error:
         raise ValidationError(f"line {first_number}: not valid JSON ({error.msg} at column {error.colno}); a "
                               f"learnmem export starts with a JSON header line") from None
-    batch = _Batch(source_model=header.get("embedding_model"))
+    batch = Batch(source_model=header.get("embedding_model"))
     seen: dict[tuple[str, str], int] = {}
     found = dict.fromkeys(KINDS, 0)
     for number, line in lines[1:]:
@@ -551,7 +579,7 @@ def _parse_jsonl(text: str, columns: _Columns, source: Path) -> _Batch:
         try:
             if kind == "memory":
                 row, state = memory_row(raw, columns)
-                batch.memories.append(_Memory(where, row, state))
+                batch.memories.append(ImportedMemory(where, row, state))
             elif kind == "ghap_entry":
                 row = entry_row(raw)
                 batch.entries.append((where, row))
@@ -584,23 +612,23 @@ def import_data(store: Store, embedder_factory: Callable[[], Any], path: str | o
     now = utc_now()
     if chosen == "jsonl":
         with store.read() as con:
-            columns = _Columns.read(con)
+            columns = Columns.read(con)
         batch = _parse_jsonl(text, columns, source)
         if batch.problems:
             raise _refuse(source, batch.problems)
     else:
         batch = _markdown().parse_markdown(text, source, now)
-    return _apply(store, embedder_factory, batch, now, progress, str(source), chosen)
+    return apply_batch(store, embedder_factory, batch, now, progress, str(source), chosen)
 
 
-def _apply(store: Store, embedder_factory: Callable[[], Any], batch: _Batch, now: datetime, progress: bool,
+def apply_batch(store: Store, embedder_factory: Callable[[], Any], batch: Batch, now: datetime, progress: bool,
            where: str, chosen: str) -> DataImportResult:
     for memory in batch.memories:
         memory.row["content_hash"] = content_hash(memory.row["content"])
         if memory.row["id"] is None:
             memory.row["id"] = new_id(now)
     with store.read() as con:
-        columns = _Columns.read(con)
+        columns = Columns.read(con)
         ids, hashes = _memory_keys(con)
         value_ids = {value_id for (value_id,) in con.execute(sql.query("portable_value_ids")).fetchall()}
     warnings = list(batch.warnings)
@@ -630,6 +658,7 @@ def _apply(store: Store, embedder_factory: Callable[[], Any], batch: _Batch, now
             if states:
                 _insert(con, "new_memory_states", sql.query("insert_portable_memory_states"),
                         _state_table(states, columns))
+        merged = _merge_supersedes(con, batch.memories) if batch.merge_states else 0
         fresh_entries, entry_skips = _insert_entries(con, batch.entries, now, warnings)
         skipped["ghap_entries"] += entry_skips
         known_values = {value_id for (value_id,) in con.execute(sql.query("portable_value_ids")).fetchall()}
@@ -645,7 +674,23 @@ def _apply(store: Store, embedder_factory: Callable[[], Any], batch: _Batch, now
                             imported={"memories": len(memories), "ghap_entries": len(fresh_entries),
                                       "values": len(values)},
                             skipped=skipped, warnings=tuple(warnings), problems=tuple(batch.problems),
-                            source_model=batch.source_model)
+                            source_model=batch.source_model, supersedes_merged=merged)
+
+
+def _merge_supersedes(con, memories: list[ImportedMemory]) -> int:
+    """Give stored, current memories the replacement the import names for them (when that memory is stored
+    too); returns how many changed. A memory superseded or forgotten here keeps its state."""
+    chosen = [memory for memory in memories if memory.state and memory.state.get("superseded_by")]
+    if not chosen:
+        return 0
+    params = {"ids": [memory.row["id"] for memory in chosen],
+              "bys": [memory.state["superseded_by"] for memory in chosen],
+              "times": [memory.state.get("changed_at") or memory.row["created_at"] for memory in chosen]}
+    changed = con.execute(sql.query("merge_known_supersedes"), params).fetchall()
+    changed += con.execute(sql.query("merge_new_supersedes"), params).fetchall()
+    if changed:
+        con.execute(sql.query("count_rewrite"))
+    return len(changed)
 
 
 def _memory_keys(con) -> tuple[set[str], dict[str, str]]:
@@ -653,8 +698,8 @@ def _memory_keys(con) -> tuple[set[str], dict[str, str]]:
     return {memory_id for memory_id, _ in rows}, {digest: memory_id for memory_id, digest in rows}
 
 
-def _new_memories(memories: list[_Memory], ids: set[str], hashes: dict[str, str], warnings: list[str],
-                  skipped: dict[str, int]) -> list[_Memory]:
+def _new_memories(memories: list[ImportedMemory], ids: set[str], hashes: dict[str, str], warnings: list[str],
+                  skipped: dict[str, int]) -> list[ImportedMemory]:
     """The memories to store: not stored under their id, and whose text is not stored (or earlier in the
     batch) under another id."""
     fresh, texts = [], dict(hashes)
@@ -673,7 +718,7 @@ def _new_memories(memories: list[_Memory], ids: set[str], hashes: dict[str, str]
     return fresh
 
 
-def _embed_memories(embedder, memories: list[_Memory], progress: bool):
+def _embed_memories(embedder, memories: list[ImportedMemory], progress: bool):
     import numpy as np
 
     if not memories:
@@ -711,7 +756,7 @@ def _arrow_columns(rows: Sequence[Mapping[str, Any]], schema, always: Sequence[s
     return {name: pa.array([row.get(name) for row in rows], type=schema.field(name).type) for name in names}
 
 
-def _memory_table(memories: list[_Memory], columns: _Columns, vectors, blocks, dim: int):
+def _memory_table(memories: list[ImportedMemory], columns: Columns, vectors, blocks, dim: int):
     import pyarrow as pa
 
     from learnmem.vectors import to_column
@@ -727,7 +772,7 @@ def _memory_table(memories: list[_Memory], columns: _Columns, vectors, blocks, d
     return pa.table(table)
 
 
-def _state_table(memories: list[_Memory], columns: _Columns):
+def _state_table(memories: list[ImportedMemory], columns: Columns):
     import pyarrow as pa
 
     rows = [memory.state for memory in memories]
@@ -735,7 +780,7 @@ def _state_table(memories: list[_Memory], columns: _Columns):
                     | _arrow_columns(rows, columns.state, ()))
 
 
-def _value_table(values: list[dict[str, Any]], terms: list[list[str]], columns: _Columns, vectors, dim: int):
+def _value_table(values: list[dict[str, Any]], terms: list[list[str]], columns: Columns, vectors, dim: int):
     import pyarrow as pa
 
     from learnmem.vectors import to_column

@@ -41,7 +41,7 @@ from typing import Any
 from learnmem import sql, validate
 from learnmem.errors import ValidationError
 from learnmem.memories import MAX_CONTENT_CHARS, MEMORY_CATEGORIES
-from learnmem.portable import _Batch, _ident, _iso, _Memory, _rows, _time
+from learnmem.portable import Batch, _ident, _iso, ImportedMemory, _rows, _time
 
 CONSOLIDATED_IMPORTANCE = 0.7
 EPHEMERAL = ("progress", "blocker")  # never consolidated: they describe a moment
@@ -206,7 +206,7 @@ class _MarkdownReader:
     """Reads the layout line by line: sections, categories, bullets (with continuation lines)."""
 
     def __init__(self, now: datetime):
-        self.batch = _Batch()
+        self.batch = Batch()
         self.now = now
         self.section: str | None = None  # the `##` heading, as written
         self.consolidated = False
@@ -224,7 +224,7 @@ class _MarkdownReader:
                                    self.category_heading and f"### {self.category_heading}") if part]
         return f"line {number}" + (f" ({' > '.join(parts)})" if parts else "")
 
-    def read(self, text: str) -> _Batch:
+    def read(self, text: str) -> Batch:
         number = 0
         for number, line in enumerate(text.split("\n"), 1):
             self.line(number, line.rstrip("\r"))
@@ -328,10 +328,10 @@ class _MarkdownReader:
         except ValidationError as error:
             self.batch.problems.append(f"{where}: {error}; skipped")
             return
-        self.batch.memories.append(_Memory(where, row))
+        self.batch.memories.append(ImportedMemory(where, row))
 
 
-def parse_markdown(text: str, source: Path, now: datetime) -> _Batch:
+def parse_markdown(text: str, source: Path, now: datetime) -> Batch:
     if not markdown_layout(text):
         raise ValidationError(f"path: {source} is not markdown in the agent-learning layout (no `# Project memory` "
                               f"title, no `## Consolidated Learnings` section and no category heading such as "

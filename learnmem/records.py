@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 @dataclass(frozen=True)
 class Memory:
     """A stored memory: one fact, decision, preference, correction... `superseded_by` names the memory
-    that replaced it (such memories are hidden from retrieval unless asked for)."""
+    that replaced it (such memories are hidden from retrieval unless asked for); `commit_sha` is the HEAD
+    of the project's repository when it was stored (None outside one); `sources` the documents it was
+    drawn from."""
 
     id: str
     content: str
@@ -21,6 +23,8 @@ class Memory:
     tags: tuple[str, ...]
     created_at: str
     superseded_by: str | None = field(default=None, kw_only=True)
+    commit_sha: str | None = field(default=None, kw_only=True)
+    sources: tuple[str, ...] = field(default=(), kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -28,6 +32,48 @@ class MemoryHit(Memory):
     """A memory returned by retrieval, with its fused relevance score (higher is better)."""
 
     score: float
+
+
+@dataclass(frozen=True)
+class CommitFile:
+    """A file as it was at a memory's commit (retrieve_memories(detail="files")): `content` cut to a size
+    cap (`truncated` says so), None for a binary file; `size` is the whole file's, in bytes."""
+
+    path: str
+    size: int
+    content: str | None
+    truncated: bool
+
+
+@dataclass(frozen=True)
+class MemoryWithFiles(MemoryHit):
+    """A retrieved memory with the files of its commit at that commit (learnmem.memory_files)."""
+
+    files: tuple[CommitFile, ...]
+
+
+@dataclass(frozen=True)
+class MemorySummary:
+    """A retrieved memory at detail="index": its id, category, score and a one-line summary (the first line
+    of its content, cut to SUMMARY_CHARS); get_memory gives the whole of it."""
+
+    id: str
+    category: str
+    summary: str
+    score: float
+
+
+@dataclass(frozen=True)
+class DocGap:
+    """A document that current corrections and discoveries (learning, research memories) name as a source
+    (docs_gaps): how many of each, the anchors named (`README.md#install`), the memories, the newest time."""
+
+    document: str
+    corrections: int
+    discoveries: int
+    anchors: tuple[str, ...]
+    memory_ids: tuple[str, ...]
+    latest: str
 
 
 @dataclass(frozen=True)
@@ -51,9 +97,10 @@ class SimilarMemory:
 
 @dataclass(frozen=True)
 class StoreResult:
-    """What `store_memory` did: the id, whether the content was already stored, the memory it superseded
-    (store_memory(supersedes=...), supersede_memory), and the similar memories to look at (`similar`:
-    candidates for superseding or forgetting; nothing is decided for the caller)."""
+    """What `store_memory` did: the id, whether the content was already stored (`duplicate`: the same text,
+    or with `near_duplicate` a restatement of the memory `id`), the memory
+    it superseded (store_memory(supersedes=...), supersede_memory), and the similar memories to look at
+    (`similar`: candidates for superseding or forgetting; nothing is decided for the caller)."""
 
     id: str
     duplicate: bool
@@ -61,6 +108,7 @@ class StoreResult:
     message: str
     superseded: str | None = None
     similar: tuple[SimilarMemory, ...] = ()
+    near_duplicate: bool = False  # not stored: it restates the memory `id` (learnmem.dedupe)
 
 
 @dataclass(frozen=True)

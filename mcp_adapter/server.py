@@ -79,6 +79,10 @@ NOT_TOOLS = {
     "backup": "file maintenance for the user (`learnmem backup`), not a step of an agent's work",
     "export_data": "CLI-only by design (`learnmem export`): it writes a whole copy of what the user owns",
     "import_data": "CLI-only by design (`learnmem import`): it merges a whole file into the memory",
+    "export_notes": "CLI-only (`learnmem notes export`): it writes git refs of the user's repository",
+    "import_notes": "CLI-only (`learnmem notes import`): it merges what a whole team shared",
+    "pull_notes": "CLI-only (`learnmem sync pull`): it talks to a git remote with the user's credentials",
+    "push_notes": "CLI-only (`learnmem sync push`): it publishes memories to a git remote, the user's decision",
 }
 
 # Hints describe what each tool does to the memory file; none reaches outside it (export_ghap writes a local
@@ -132,6 +136,7 @@ class MemoryItem(TypedDict):
     category: MemoryCategory
     importance: NotRequired[float]
     tags: NotRequired[list[str] | None]
+    sources: NotRequired[list[str] | None]
 
 
 def _to_jsonable(result: Any, key: str | None = None) -> dict[str, Any]:
@@ -217,8 +222,10 @@ def build_server(lm: Any) -> MCPServer:
         description=(
             "Store one memory (a fact, decision, preference, correction...) so that later "
             f"sessions can retrieve it. category is one of: {categories}. supersedes: the id of a memory "
-            "this one updates or corrects. Returns {id, duplicate, created_at, message, superseded}; duplicate "
-            "is true when the same content was already stored (nothing new is written). A content that looks "
+            "this one updates or corrects. Returns {id, duplicate, near_duplicate, created_at, message, superseded, "
+            "similar}; duplicate is true when the same content was already stored, near_duplicate when it "
+            "restates the memory `id` (same meaning, numbers and names; nothing is written: supersede it, or "
+            "force=true); similar lists close memories to supersede or forget. A content that looks "
             "like a credential (API key, token, private key, password) is refused unless allow_secrets is true."
         ),
     )
@@ -231,25 +238,32 @@ def build_server(lm: Any) -> MCPServer:
             description="The id of a memory this one replaces (kept, hidden from retrieval).")] = None,
         allow_secrets: Annotated[bool, Field(
             description="Store it even if it looks like a credential; only when that is intended.")] = False,
+        sources: Annotated[list[str] | None, Field(
+            description="The documents it came from, e.g. ['README.md#install', 'lib/auth.py'].")] = None,
+        force: Annotated[bool, Field(
+            description="Store it even if it restates a current memory (near_duplicate).")] = False,
     ) -> CallToolResult:
         return await _call(lm.store_memory, content, category, importance=importance, tags=tags, supersedes=supersedes,
-                           allow_secrets=allow_secrets)
+                           allow_secrets=allow_secrets, sources=sources, force=force)
 
     @server.tool(
         annotations=_ADDITIVE,
         description=(
             "Store many memories in one call (embedded in one batch): items are {content, category, importance?, "
-            f"tags?}} with category one of: {categories}. Returns {{results: [{{id, duplicate, created_at, "
+            f"tags?, sources?}} with category one of: {categories}. Returns {{results: [{{id, duplicate, created_at, "
             "message}], count}, one per item in order; a content already stored comes back with duplicate true. "
             "If any content looks like a credential, nothing is stored unless allow_secrets is true."
         ),
     )
     async def store_memories(
-        items: Annotated[list[MemoryItem], Field(description="The memories: {content, category, importance?, tags?}.")],
+        items: Annotated[list[MemoryItem], Field(
+            description="The memories: {content, category, importance?, tags?, sources?}.")],
         allow_secrets: Annotated[bool, Field(
             description="Store them even if some look like credentials; only when that is intended.")] = False,
+        force: Annotated[bool, Field(
+            description="Store them even if some restate current memories.")] = False,
     ) -> CallToolResult:
-        return await _call(lm.store_memories, items, allow_secrets=allow_secrets)
+        return await _call(lm.store_memories, items, allow_secrets=allow_secrets, force=force)
 
     @server.tool(
         annotations=_READ_ONLY,
@@ -271,10 +285,14 @@ def build_server(lm: Any) -> MCPServer:
             description="Favour recent memories: one this many days old counts half.")] = None,
         importance_weight: Annotated[float, Field(
             description="0-1: favour important memories (score x (1 + weight x (importance - 0.5))).")] = 0.0,
+        detail: Annotated[Literal["index", "full", "files"], Field(
+            description="index: {id, category, summary, score} only (cheap; get_memory gives one whole); full: "
+                        "whole memories; files: also the files of the commit each was made at, as they were "
+                        "there (size-capped).")] = "full",
     ) -> CallToolResult:
         return await _call(lm.retrieve_memories, query, limit=limit, category=category, tags=tags,
                            include_superseded=include_superseded, recency_half_life_days=recency_half_life_days,
-                           importance_weight=importance_weight)
+                           importance_weight=importance_weight, detail=detail)
 
     @server.tool(
         annotations=_READ_ONLY,
@@ -323,8 +341,10 @@ def build_server(lm: Any) -> MCPServer:
     async def supersede_memory(
         old_id: Annotated[str, Field(description="The memory to replace.")],
         new_content: Annotated[str, Field(description="What is true now, one self-contained statement.")],
+        allow_secrets: Annotated[bool, Field(
+            description="Store it even if it looks like a credential; only when that is intended.")] = False,
     ) -> CallToolResult:
-        return await _call(lm.supersede_memory, old_id, new_content)
+        return await _call(lm.supersede_memory, old_id, new_content, allow_secrets=allow_secrets)
 
     @server.tool(
         annotations=_DESTRUCTIVE,
@@ -380,6 +400,19 @@ def build_server(lm: Any) -> MCPServer:
         limit: Annotated[int, Field(description="Maximum number of memories (1-1000).")] = 50,
     ) -> CallToolResult:
         return await _call(lm.list_stale_memories, days=days, limit=limit)
+
+    @server.tool(
+        annotations=_READ_ONLY,
+        description=(
+            "The documents that current corrections and discoveries (learning, research memories stored with "
+            "sources) name most often: where the documentation misled or left something out, to fix first. "
+            "Returns {results: [{document, corrections, discoveries, anchors, memory_ids, latest}], count}."
+        ),
+    )
+    async def docs_gaps(
+        limit: Annotated[int, Field(description="Maximum number of documents (1-100).")] = 20,
+    ) -> CallToolResult:
+        return await _call(lm.docs_gaps, limit=limit)
 
     @server.tool(
         annotations=_CLOSE,

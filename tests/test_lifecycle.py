@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import learnmem
+from learnmem import dedupe
 from learnmem.embed import HashingEmbedder
 
 
@@ -253,6 +254,36 @@ def test_a_stored_memory_reports_similar_ones_without_deciding(lm):
     assert again.duplicate and again.similar == ()
 
 
+def test_a_restatement_is_not_stored_twice_but_an_update_is(lm, tmp_path):
+    port = lm.store_memory("The API server listens on port 8080 in development.", "fact")
+    again = lm.store_memory("In dev, the API runs on port 8080.", "fact")  # a paraphrase (bench/dedupe)
+    assert again.duplicate and again.near_duplicate and again.id == port.id
+    assert again.similar[0].id == port.id and again.similar[0].similarity >= 0.75
+    assert f"restates {port.id}" in again.message and "force=True" in again.message
+    assert len(lm.list_memories()) == 1
+    # An update changes a number, a name or says what changed: stored, and reported as similar.
+    for update in ("The API server listens on port 9090 in development.",
+                   "The API server now listens on port 8080 in production.",
+                   "The API server moved to port 8080 in development."):
+        result = lm.store_memory(update, "fact")
+        assert not result.duplicate and not result.near_duplicate, update
+    assert not lm.store_memory("In development the API runs on port 8080.", "decision").duplicate  # other category
+    forced = lm.store_memory("In dev, the API runs on port 8080.", "fact", force=True)
+    assert not forced.duplicate and forced.similar[0].id == port.id
+    batch = lm.store_memories([{"content": "Refresh tokens rotate on every use.", "category": "fact"},
+                               {"content": "The API server listens on port 8080 in development!", "category": "fact"}])
+    assert [r.near_duplicate for r in batch] == [False, True]
+    with pytest.raises(learnmem.ValidationError, match="force: expected True or False"):
+        lm.store_memory("Anything.", "fact", force="yes")
+
+
+def test_the_same_key_tokens_in_another_order_are_another_fact():
+    # Found by test_backup_while_another_process_writes: "batch 10 item 1" was refused as "batch 1 item 10".
+    assert not dedupe.is_restatement("writer batch 10 item 1", "writer batch 1 item 10", 0.99)
+    assert dedupe.is_restatement("In dev, the API runs on port 8080.", "The API listens on port 8080 in dev.", 0.9)
+    assert not dedupe.is_restatement("The API now runs on port 8080.", "The API runs on port 8080.", 0.99)
+
+
 def test_compacting_keeps_the_newest_of_each_group_and_supersedes_the_rest(lm, tmp_path):
     texts = [("The API server listens on port 8080 in development.", "fact"),
              ("In development the API server listens on port 8080.", "fact"),
@@ -260,7 +291,7 @@ def test_compacting_keeps_the_newest_of_each_group_and_supersedes_the_rest(lm, t
              ("Refresh tokens rotate on every use.", "fact"),
              ("Never log the request body of the payment webhook.", "correction"),
              ("Do not log the payment webhook's request body.", "correction")]
-    ids = [lm.store_memory(text, category).id for text, category in texts]
+    ids = [lm.store_memory(text, category, force=True).id for text, category in texts]  # restatements too
     preview = lm.compact_memories()
     assert preview.dry_run and preview.backup is None
     assert [(g.keep.id, sorted(m.id for m in g.merged)) for g in preview.groups] == [(ids[2], sorted(ids[:2]))]

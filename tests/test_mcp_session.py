@@ -359,6 +359,11 @@ def test_store_and_retrieve_memories(agent: Agent, memories: dict[str, str]) -> 
     assert (again["duplicate"], again["id"]) == (True, memories["decision"])
     found = agent.ok("retrieve_memories", query="how should I handle time zones in billing?", limit=3)
     assert found["results"][0]["id"] == memories["decision"]
+    index = agent.ok("retrieve_memories", query="how should I handle time zones in billing?", limit=3,
+                     detail="index")
+    assert [hit["id"] for hit in index["results"]] == [hit["id"] for hit in found["results"]]
+    assert set(index["results"][0]) == {"id", "category", "summary", "score"}
+    assert agent.ok("docs_gaps") == {"results": [], "count": 0}  # no memory names a source document
     prefs = agent.ok("list_memories", category="preference")
     assert [memory["id"] for memory in prefs["results"]] == [memories["preference"]]
 

@@ -161,6 +161,7 @@ def test_backup_while_another_process_writes(tmp_path):
 
 _TEXT = st.text(st.characters(codec="utf-8"), min_size=1, max_size=120).filter(lambda s: s.strip())
 _SHORT = st.text(st.characters(codec="utf-8"), min_size=1, max_size=40).filter(lambda s: s.strip())
+_SOURCE = _SHORT.filter(lambda s: "\n" not in s and "\r" not in s)
 _MOMENTS = st.datetimes(datetime(2020, 1, 1), datetime(2030, 12, 31))
 
 
@@ -177,7 +178,10 @@ def _memories(draw) -> list[dict]:
     return [{"kind": "memory", "id": f"mem_{number:012x}", "content": draw(_TEXT),
              "category": draw(st.sampled_from(MEMORY_CATEGORIES)),
              "importance": draw(st.floats(0.0, 1.0, allow_nan=False)),
-             "tags": draw(st.lists(_SHORT, max_size=3)), "created_at": _iso(draw(_MOMENTS))} for number in numbers]
+             "tags": draw(st.lists(_SHORT, max_size=3)), "created_at": _iso(draw(_MOMENTS)),
+             "commit_sha": draw(st.one_of(st.none(), st.text("0123456789abcdef", min_size=40, max_size=40))),
+             "sources": draw(st.one_of(st.none(), st.lists(_SOURCE, min_size=1, max_size=3, unique=True)))}
+            for number in numbers]
 
 
 @st.composite
@@ -535,7 +539,7 @@ def test_bad_lines_are_named_and_nothing_is_imported(hashed_lm, tmp_path):
         "line 3: kind: 'note' is not one of: memory, ghap_entry, value",
         "line 4: memory.category: 'gossip' is not one of: " + ", ".join(MEMORY_CATEGORIES),
         "line 5: memory.colour: unknown field; a memory has: id, content, category, importance, tags, created_at, "
-        "state",
+        "commit_sha, sources, state",
         "line 6: not valid JSON (Expecting property name enclosed in double quotes at column 2)",
         "line 7: ghap_entry.domain: 'astrology' is not one of: " + ", ".join(DOMAINS),
         "line 8: value.cluster_id: 'surprise-1' is not a cluster of axis 'full'",

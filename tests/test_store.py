@@ -17,7 +17,8 @@ from learnmem.errors import LearnmemError, ModelMismatchError, NotFoundError, St
 # The public contract for SQL users: tables and their columns (README "SQL"). Change it only on purpose.
 EXPECTED_SCHEMA = {
     "meta": ["key", "value"],
-    "memories": ["id", "seq", "content", "content_hash", "category", "importance", "tags", "terms", "created_at", "embedding", "passages"],
+    "memories": ["id", "seq", "content", "content_hash", "category", "importance", "tags", "terms", "created_at", "embedding", "passages",
+                 "commit_sha", "sources"],
     "schema_migrations": ["version", "name", "applied_at"],
     "memory_list": ["id", "content", "category", "importance", "tags", "created_at", "superseded_by"],
     "memory_states": ["memory_id", "superseded_by", "forgotten_at", "changed_at"],

@@ -7,7 +7,9 @@ reworded: a duplicate), `update` (the same subject with a changed value or decis
 and `distinct` (the same subject, a different fact). For each kind the report gives the distribution of
 the pair's cosine similarity with the real model, and the thresholds that best separate paraphrases from
 the rest and updates-or-paraphrases from distinct pairs (the highest accuracy; ties to the midpoint).
-Groundwork for issue 8 (dedupe on store, supersede candidates); the pairs are written for this, not tuned.
+Then the restatement rule store_memory applies (learnmem.dedupe: similarity >= 0.75, the same key tokens,
+no word of change): how many pairs of each kind it refuses, on these pairs and on bench/dedupe/heldout.jsonl
+(10 pairs of each kind, written after the rule was fixed and not used to shape it).
 """
 
 from __future__ import annotations
@@ -16,9 +18,11 @@ import json
 import statistics
 from pathlib import Path
 
+from learnmem.dedupe import is_restatement
 from learnmem.embed import load_embedder
 
 PAIRS = Path(__file__).resolve().parent / "pairs.jsonl"
+HELDOUT = Path(__file__).resolve().parent / "heldout.jsonl"
 
 
 def best_threshold(positive: list[float], negative: list[float]) -> tuple[float, float]:
@@ -34,13 +38,31 @@ def best_threshold(positive: list[float], negative: list[float]) -> tuple[float,
     return best
 
 
-def main() -> int:
-    pairs = [json.loads(line) for line in PAIRS.read_text(encoding="utf-8").splitlines() if line.strip()]
-    embedder = load_embedder()
+def _pairs(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _similarities(embedder, pairs: list[dict]) -> list[float]:
     vectors = embedder.embed([text for pair in pairs for text in (pair["a"], pair["b"])])
+    return [float(vectors[2 * n] @ vectors[2 * n + 1]) for n in range(len(pairs))]
+
+
+def _refused(pairs: list[dict], similarities: list[float]) -> str:
+    counts: dict[str, list[int]] = {}
+    for pair, similarity in zip(pairs, similarities):
+        count = counts.setdefault(pair["kind"], [0, 0])
+        count[0] += is_restatement(pair["b"], pair["a"], similarity)
+        count[1] += 1
+    return " | ".join(f"{refused} of {total}" for refused, total in counts.values())
+
+
+def main() -> int:
+    pairs = _pairs(PAIRS)
+    embedder = load_embedder()
+    similarities = _similarities(embedder, pairs)
     by_kind: dict[str, list[float]] = {}
-    for n, pair in enumerate(pairs):
-        by_kind.setdefault(pair["kind"], []).append(float(vectors[2 * n] @ vectors[2 * n + 1]))
+    for pair, similarity in zip(pairs, similarities):
+        by_kind.setdefault(pair["kind"], []).append(similarity)
     print("| kind | pairs | min | p10 | median | p90 | max |\n|---|---|---|---|---|---|---|")
     for kind, sims in by_kind.items():
         deciles = statistics.quantiles(sims, n=10)
@@ -51,5 +73,10 @@ def main() -> int:
     print(f"\nduplicate (paraphrase vs the rest): similarity >= {cut:.3f}, accuracy {accuracy:.0%}")
     cut, accuracy = best_threshold(para + update, distinct)
     print(f"same subject (paraphrase or update vs distinct): similarity >= {cut:.3f}, accuracy {accuracy:.0%}")
+    heldout = _pairs(HELDOUT)
+    print("\nThe restatement rule (learnmem.dedupe.is_restatement, b stored after a): pairs refused\n")
+    print("| pairs | " + " | ".join(by_kind) + " |\n|---|" + "---|" * len(by_kind))
+    print(f"| {PAIRS.name} | {_refused(pairs, similarities)} |")
+    print(f"| {HELDOUT.name} (held out) | {_refused(heldout, _similarities(embedder, heldout))} |")
     return 0
 

@@ -5,18 +5,20 @@ WHERE content_hash IN (SELECT unnest($hashes::VARCHAR[]));
 
 -- name: insert_memories
 -- new_memories is an Arrow table the caller registers on the connection.
-INSERT INTO memories (id, content, content_hash, category, importance, tags, terms, created_at, embedding, passages)
-SELECT id, content, content_hash, category, importance, tags, terms, created_at, embedding, passages
+INSERT INTO memories (id, content, content_hash, category, importance, tags, terms, created_at, embedding, passages,
+                      commit_sha, sources)
+SELECT id, content, content_hash, category, importance, tags, terms, created_at, embedding, passages, commit_sha, sources
 FROM new_memories;
 
 -- name: get_memory
-SELECT m.id, m.content, m.category, m.importance, m.tags, m.created_at, s.superseded_by, s.forgotten_at
+SELECT m.id, m.content, m.category, m.importance, m.tags, m.created_at, s.superseded_by, m.commit_sha, m.sources,
+       s.forgotten_at
 FROM memories m LEFT JOIN memory_states s ON s.memory_id = m.id
 WHERE m.id = $id;
 
 -- name: list_memories
 -- Forgotten memories never; superseded ones only when $include_superseded.
-SELECT m.id, m.content, m.category, m.importance, m.tags, m.created_at, s.superseded_by
+SELECT m.id, m.content, m.category, m.importance, m.tags, m.created_at, s.superseded_by, m.commit_sha, m.sources
 FROM memories m LEFT JOIN memory_states s ON s.memory_id = m.id
 WHERE ($category::VARCHAR IS NULL OR m.category = $category)
   AND list_has_all(m.tags, $tags::VARCHAR[])
@@ -53,7 +55,7 @@ WHERE memories.id = new_vectors.id;
 -- Everything retrieval needs, for rows inserted after $after_seq, with their state (a change of state
 -- counts as a rewrite: the snapshot then reloads whole).
 SELECT m.id, m.seq, m.content, m.content_hash, m.category, m.importance, m.tags, m.terms, m.created_at,
-       m.embedding, m.passages, s.superseded_by, s.forgotten_at IS NOT NULL AS forgotten
+       m.embedding, m.passages, m.commit_sha, m.sources, s.superseded_by, s.forgotten_at IS NOT NULL AS forgotten
 FROM memories m LEFT JOIN memory_states s ON s.memory_id = m.id
 WHERE m.seq > $after_seq
 ORDER BY m.seq;
@@ -118,8 +120,8 @@ SELECT unnest($ids::VARCHAR[]), unnest($counts::INTEGER[]), unnest($times::TIMES
 -- name: stale_memories
 -- Current memories (neither forgotten nor superseded) not used since $before (never used: since stored),
 -- the longest unused first.
-SELECT m.id, m.content, m.category, m.importance, m.tags, m.created_at, coalesce(u.accesses, 0) AS accesses,
-       u.last_accessed_at
+SELECT m.id, m.content, m.category, m.importance, m.tags, m.created_at, NULL AS superseded_by, m.commit_sha,
+       m.sources, coalesce(u.accesses, 0) AS accesses, u.last_accessed_at
 FROM memories m
 LEFT JOIN memory_usage u ON u.memory_id = m.id
 WHERE coalesce(u.last_accessed_at, m.created_at) < $before
@@ -127,3 +129,25 @@ WHERE coalesce(u.last_accessed_at, m.created_at) < $before
 ORDER BY coalesce(u.last_accessed_at, m.created_at), m.seq
 LIMIT $limit;
 
+
+-- name: docs_gaps
+-- The documents current memories name as sources, with how many corrections and discoveries (learning,
+-- research) name them: the documents that misled or left out what had to be found the hard way, most
+-- first. A source's anchor (`README.md#install`) counts for its document and is listed.
+WITH named AS (
+    SELECT m.id, m.category, m.created_at, unnest(m.sources) AS source
+    FROM memories m
+    WHERE m.category IN ('correction', 'learning', 'research')
+      AND m.id NOT IN (SELECT memory_id FROM memory_states WHERE forgotten_at IS NOT NULL OR superseded_by IS NOT NULL)
+)
+SELECT split_part(source, '#', 1) AS document,
+       count(DISTINCT id) FILTER (WHERE category = 'correction') AS corrections,
+       count(DISTINCT id) FILTER (WHERE category <> 'correction') AS discoveries,
+       coalesce(list(DISTINCT source ORDER BY source) FILTER (WHERE source LIKE '%#%'), []) AS anchors,
+       list(DISTINCT id ORDER BY id) AS memory_ids,
+       max(created_at) AS latest
+FROM named
+WHERE split_part(source, '#', 1) <> ''
+GROUP BY document
+ORDER BY corrections + discoveries DESC, corrections DESC, latest DESC, document
+LIMIT $limit;
