@@ -523,13 +523,14 @@ class Learnmem:
         agent-learning layout of `.context/project-memory.md`). Embeddings and other derived data are left out."""
         return portable.export_data(self.store, path, format)
 
-    def import_data(self, path: str | os.PathLike, format: str | None = None, progress: bool = True,
-                    ) -> DataImportResult:  # noqa: A002
+    def import_data(self, path: str | os.PathLike, format: str | None = None, progress: bool = True,  # noqa: A002
+                    allow_secrets: bool = False) -> DataImportResult:
         """Import a JSONL export (every line checked first; any bad line and nothing is imported) or a markdown
         memory file (bad sections skipped and reported), merging by id: stored ids are skipped and counted.
         Memories and values are embedded with this file's model (a progress bar on a terminal when
-        `progress`), then everything is written in one transaction. `format` is read from the content when None."""
-        return portable.import_data(self.store, self._embedder_factory, path, format, progress)
+        `progress`), then everything is written in one transaction. `format` is read from the content when None.
+        Memories or values that look like credentials refuse the whole import unless `allow_secrets`."""
+        return portable.import_data(self.store, self._embedder_factory, path, format, progress, allow_secrets)
 
     # -- sharing through git notes -------------------------------------------
 
@@ -552,26 +553,28 @@ class Learnmem:
         with self._project_repository(repo) as repository:
             return notes.export_notes(self.store, repository)
 
-    def import_notes(self, repo: str | os.PathLike | None = None, progress: bool = True) -> notes.NotesImportResult:
+    def import_notes(self, repo: str | os.PathLike | None = None, progress: bool = True,
+                     allow_secrets: bool = False) -> notes.NotesImportResult:
         """Store the memories and values of the local learnmem notes refs that this file lacks (merging by id;
         embedded here), and take the supersedes they record; one transaction, refused whole (RejectedImport)
-        if a note does not parse."""
+        if a note does not parse or, unless `allow_secrets`, holds something that looks like a credential."""
         with self._project_repository(repo) as repository:
-            return notes.import_notes(self.store, self._embedder_factory, repository, progress=progress)
+            return notes.import_notes(self.store, self._embedder_factory, repository, progress=progress,
+                                      allow_secrets=allow_secrets)
 
     def pull_notes(self, remote: str = "origin", repo: str | os.PathLike | None = None,
-                   progress: bool = True) -> notes.SyncResult:
-        """Fetch a remote's learnmem notes (dulwich, no git binary), import them, and merge them into the
-        local notes refs. `remote`: a configured remote's name, or a URL or path."""
+                   progress: bool = True, allow_secrets: bool = False) -> notes.SyncResult:
+        """Fetch a remote's learnmem notes (dulwich, no git binary), import them (as import_notes), and merge
+        them into the local notes refs. `remote`: a configured remote's name, or a URL or path."""
         with self._project_repository(repo) as repository:
-            return notes.pull(self.store, self._embedder_factory, repository, remote, progress)
+            return notes.pull(self.store, self._embedder_factory, repository, remote, progress, allow_secrets)
 
     def push_notes(self, remote: str = "origin", repo: str | os.PathLike | None = None,
-                   progress: bool = True) -> notes.SyncResult:
+                   progress: bool = True, allow_secrets: bool = False) -> notes.SyncResult:
         """pull_notes, then push the local learnmem notes refs to the remote; RemoteError if it refuses or
         another clone pushed in between (nothing is then changed there: push again)."""
         with self._project_repository(repo) as repository:
-            return notes.push(self.store, self._embedder_factory, repository, remote, progress)
+            return notes.push(self.store, self._embedder_factory, repository, remote, progress, allow_secrets)
 
     def snapshot(self) -> duckdb.DuckDBPyConnection:
         """An in-memory copy of the whole file (every table and view) as a DuckDB connection; the file itself

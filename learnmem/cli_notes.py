@@ -42,7 +42,7 @@ def cmd_notes(args: argparse.Namespace) -> None:
         else:
             _print_export(result)
         return
-    result = lm.import_notes(args.repo, progress=not (args.quiet or args.json))
+    result = lm.import_notes(args.repo, progress=not (args.quiet or args.json), allow_secrets=args.allow_secrets)
     if args.json:
         cli._emit_json(cli._as_json(result))
     else:
@@ -54,7 +54,8 @@ def cmd_sync(args: argparse.Namespace) -> None:
     cli = _tools()
     lm = cli._open(args)
     method = lm.push_notes if args.sync_command == "push" else lm.pull_notes
-    result = method(args.remote, repo=args.repo, progress=not (args.quiet or args.json))
+    result = method(args.remote, repo=args.repo, progress=not (args.quiet or args.json),
+                    allow_secrets=args.allow_secrets)
     if args.json:
         cli._emit_json(cli._as_json(result))
         return
@@ -86,3 +87,5 @@ def add_arguments(commands: dict[str, argparse.ArgumentParser]) -> None:
                             help="the git repository (default: the one holding the database file, else the "
                                  "working directory's)")
         parser.add_argument("--quiet", "-q", action="store_true", help="no progress display")
+        parser.add_argument("--allow-secrets", dest="allow_secrets", action="store_true",
+                            help="import shared memories that look like credentials too (refused otherwise)")

@@ -54,7 +54,8 @@ def cmd_export(args: argparse.Namespace) -> None:
 def cmd_import(args: argparse.Namespace) -> None:
     """Import a JSON lines export or a markdown memory file, merging by id."""
     cli = _tools()
-    result = cli._open(args).import_data(args.path, format=args.format, progress=not (args.quiet or args.json))
+    result = cli._open(args).import_data(args.path, format=args.format, progress=not (args.quiet or args.json),
+                                         allow_secrets=args.allow_secrets)
     if args.json:
         cli._emit_json(cli._as_json(result))
         return
@@ -90,3 +91,5 @@ def add_arguments(commands: dict[str, argparse.ArgumentParser]) -> None:
     imported.add_argument("path", metavar="PATH", help="a `learnmem export` JSONL file or a markdown memory file")
     imported.add_argument("--format", choices=("jsonl", "markdown"), help="default: read from the content")
     imported.add_argument("--quiet", "-q", action="store_true", help="no progress display")
+    imported.add_argument("--allow-secrets", dest="allow_secrets", action="store_true",
+                          help="import memories that look like credentials too (refused otherwise)")

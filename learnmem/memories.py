@@ -141,9 +141,8 @@ def store_memories(store: Store, embedder: Embedder, items: Iterable[Mapping[str
     its result names that memory (duplicate and near_duplicate true), unless `force` or `supersedes`.
     """
     items = list(items)
-    for name, flag in (("allow_secrets", allow_secrets), ("force", force)):
-        if not isinstance(flag, bool):
-            raise ValidationError(f"{name}: expected True or False, got {flag!r}")
+    validate.flag("allow_secrets", allow_secrets)
+    validate.flag("force", force)
     drafts = [_draft(item, f"memories[{i}]." if len(items) > 1 else "", allow_secrets) for i, item in enumerate(items)]
     if supersedes is not None:
         if len(drafts) != 1:

@@ -50,7 +50,7 @@ from dulwich.notes import NotesTree
 from dulwich.objects import Blob, Commit, Tree
 from dulwich.repo import Repo
 
-from learnmem import notes_format, portable
+from learnmem import notes_format, portable, validate
 from learnmem.errors import LearnmemError, NotFoundError, RemoteError, ValidationError
 from learnmem.git.repository import head_commit
 from learnmem.portable import Batch, DataImportResult, ImportedMemory, RejectedImport
@@ -290,13 +290,15 @@ def _identity(repo: Repo) -> bytes:
 
 
 def import_notes(store: Store, embedder_factory: Callable[[], Any], repo: Repo,
-                 tips: Mapping[bytes, bytes] | None = None, progress: bool = True) -> NotesImportResult:
+                 tips: Mapping[bytes, bytes] | None = None, progress: bool = True,
+                 allow_secrets: bool = False) -> NotesImportResult:
     """Store what the notes at `tips` (ref -> commit; default: the local learnmem refs) hold and the file does
-    not, in one transaction (see the module docstring); RejectedImport lists every bad document."""
+    not, in one transaction (see the module docstring); RejectedImport lists every bad document, and every
+    memory or value that looks like a credential unless `allow_secrets`."""
     tips = _local_tips(repo) if tips is None else dict(tips)
     with store.read() as con:
         columns = portable.Columns.read(con)
-    batch = Batch(merge_states=True)
+    batch = Batch(merge_states=True, allow_secrets=validate.flag("allow_secrets", allow_secrets))
     problems: list[str] = []
     for ref, tip in sorted(tips.items()):
         name = _name(ref)
@@ -338,20 +340,20 @@ def _add(batch: Batch, name: str, document: _Document, columns: portable.Columns
 
 
 def pull(store: Store, embedder_factory: Callable[[], Any], repo: Repo, remote: str = "origin",
-         progress: bool = True) -> SyncResult:
+         progress: bool = True, allow_secrets: bool = False) -> SyncResult:
     """Fetch the remote's learnmem notes, import them, and write local notes that include them."""
     location = remote_location(repo, remote)
     tips = _fetch(repo, remote, location)
-    imported = import_notes(store, embedder_factory, repo, tips, progress)
+    imported = import_notes(store, embedder_factory, repo, tips, progress, allow_secrets)
     exported = export_notes(store, repo, parents=tips)
     return SyncResult("pull", remote, {_name(ref): sha.decode() for ref, sha in sorted(tips.items())}, imported,
                       exported)
 
 
 def push(store: Store, embedder_factory: Callable[[], Any], repo: Repo, remote: str = "origin",
-         progress: bool = True) -> SyncResult:
+         progress: bool = True, allow_secrets: bool = False) -> SyncResult:
     """pull, then send every local learnmem notes ref to the remote (fast-forwards of what was fetched)."""
-    pulled = pull(store, embedder_factory, repo, remote, progress)
+    pulled = pull(store, embedder_factory, repo, remote, progress, allow_secrets)
     expected = {_ref(name): sha.encode() for name, sha in pulled.remote_refs.items()}
     sent = _send(repo, remote, remote_location(repo, remote), _local_tips(repo), expected)
     return SyncResult("push", remote, pulled.remote_refs, pulled.imported, pulled.exported,

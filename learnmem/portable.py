@@ -72,7 +72,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from learnmem import experiences, ghap, ghap_io, keywords, learning, passages, sql, validate
+from learnmem import experiences, ghap, ghap_io, keywords, learning, passages, secret_scan, sql, validate
 from learnmem.errors import LearnmemError, NotFoundError, ValidationError
 from learnmem.memories import (MAX_CONTENT_CHARS, MEMORY_CATEGORIES, content_hash, new_id, passage_lists,
                                validate_sources)
@@ -507,6 +507,8 @@ class Batch:
     # Memories stored already take the `superseded_by` of the import when they are current here (the
     # merge of git notes; a file import leaves stored memories as they are).
     merge_states: bool = False
+    # Memories and values that look like they hold credentials refuse the import unless this is set.
+    allow_secrets: bool = False
 
 
 def _located(where: str, kind: str, error: Exception) -> str:
@@ -603,9 +605,10 @@ def _parse_jsonl(text: str, columns: Columns, source: Path) -> Batch:
 
 
 def import_data(store: Store, embedder_factory: Callable[[], Any], path: str | os.PathLike,
-                format: str | None = None, progress: bool = True) -> DataImportResult:
+                format: str | None = None, progress: bool = True, allow_secrets: bool = False) -> DataImportResult:
     """Import a JSONL export (all or nothing) or a markdown memory file (bad sections skipped and reported),
-    merging by id; see the module docstring. `format` (jsonl, markdown) is read from the content when None."""
+    merging by id; see the module docstring. `format` (jsonl, markdown) is read from the content when None.
+    A memory or value that looks like it holds a credential refuses the import (unless `allow_secrets`)."""
     source = Path(path).expanduser()
     text = _read_text(source)
     chosen = _format_of(source, text, format)
@@ -618,11 +621,14 @@ def import_data(store: Store, embedder_factory: Callable[[], Any], path: str | o
             raise _refuse(source, batch.problems)
     else:
         batch = _markdown().parse_markdown(text, source, now)
+    batch.allow_secrets = validate.flag("allow_secrets", allow_secrets)
     return apply_batch(store, embedder_factory, batch, now, progress, str(source), chosen)
 
 
 def apply_batch(store: Store, embedder_factory: Callable[[], Any], batch: Batch, now: datetime, progress: bool,
            where: str, chosen: str) -> DataImportResult:
+    if not batch.allow_secrets:
+        _refuse_secrets(batch, where)
     for memory in batch.memories:
         memory.row["content_hash"] = content_hash(memory.row["content"])
         if memory.row["id"] is None:
@@ -675,6 +681,19 @@ def apply_batch(store: Store, embedder_factory: Callable[[], Any], batch: Batch,
                                       "values": len(values)},
                             skipped=skipped, warnings=tuple(warnings), problems=tuple(batch.problems),
                             source_model=batch.source_model, supersedes_merged=merged)
+
+
+def _refuse_secrets(batch: Batch, where: str) -> None:
+    """RejectedImport naming every memory and value of the batch that looks like it holds a credential."""
+    texts = [(memory.where, "memory.content", memory.row["content"]) for memory in batch.memories]
+    texts += [(place, "value.text", row["text"]) for place, row in batch.values]
+    found = [f"{place}: {name}: looks like it contains {match.description} (pattern {match.pattern}: "
+             f"{match.redacted})" for place, name, text in texts if (match := secret_scan.find_secret(text))]
+    if found:
+        shown = "; ".join(found[:MAX_REPORTED])
+        raise RejectedImport(f"{where}: {len(found)} item{'s' if len(found) != 1 else ''} look like credentials, "
+                             f"nothing was imported: {shown}. Remove them, or pass allow_secrets=True (CLI: "
+                             "--allow-secrets) if storing them is intended", found)
 
 
 def _merge_supersedes(con, memories: list[ImportedMemory]) -> int:

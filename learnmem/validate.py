@@ -39,6 +39,13 @@ def text(field: str, value: Any, *, max_chars: int, allow_empty: bool = False) -
     return value
 
 
+def flag(field: str, value: Any) -> bool:
+    """True or False, nothing else (not 1, not "yes")."""
+    if not isinstance(value, bool):
+        raise ValidationError(f"{field}: expected True or False, got {_show(value)}")
+    return value
+
+
 def choice(field: str, value: Any, options: Sequence[str]) -> str:
     """One of `options`, exactly."""
     if value not in options:

@@ -168,6 +168,14 @@ def test_bad_input_is_refused_whole(tmp_path: Path, origin: GitRepo, embedder) -
         other.import_notes(alice.path)
     assert lm.info().counts["memories"] == before
 
+    lm.store_memory("CI pushes with GITHUB_TOKEN=ghp_" + "Zq8Lk2Vm9Tx4Rb7Nc1Pw6Hs3Jd5Fg0Ya8Ue2Io", "fact",
+                    allow_secrets=True)
+    alice.git("notes", "--ref=learnmem/decision", "remove", alice.head())
+    lm.export_notes()
+    with pytest.raises(RejectedImport, match=r"refs/notes/learnmem/fact, note on [0-9a-f]{12}, document 2: "
+                                             r"memory.content: looks like it contains"):
+        other.import_notes(alice.path)  # a teammate's secret does not spread unless asked for
+    assert other.import_notes(alice.path, allow_secrets=True).imported["memories"] == 2
     with pytest.raises(NotFoundError, match=r"remote: no remote named 'upstream' .*it has: origin"):
         lm.pull_notes("upstream")
     with pytest.raises(RemoteError, match=r"remote: cannot fetch from"):

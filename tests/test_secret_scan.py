@@ -24,6 +24,7 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 import learnmem
+from learnmem.portable import RejectedImport
 from learnmem import secret_scan
 from learnmem.errors import ValidationError
 from learnmem.secret_scan import find_secret
@@ -227,6 +228,21 @@ def test_a_batch_with_one_secret_stores_nothing(hashed_lm: learnmem.Learnmem) ->
 def test_allow_secrets_must_be_a_bool(hashed_lm: learnmem.Learnmem) -> None:
     with pytest.raises(ValidationError, match="allow_secrets: expected True or False, got 'yes'"):
         hashed_lm.store_memory("Releases are cut on Tuesdays.", "fact", allow_secrets="yes")
+
+
+def test_imports_refuse_secrets_unless_allowed(hashed_lm: learnmem.Learnmem, tmp_path: Path) -> None:
+    hashed_lm.store_memory(SECRET_MEMORY, "fact", allow_secrets=True)
+    hashed_lm.store_memory("The staging database is reset nightly.", "fact")
+    export = tmp_path / "export.jsonl"
+    hashed_lm.export_data(export)
+    other = learnmem.open(tmp_path / "other.duckdb", embedder=hashed_lm.embedder)
+    with pytest.raises(RejectedImport) as raised:
+        other.import_data(export)
+    message = str(raised.value)
+    assert "line 2: memory.content: looks like it contains" in message and "github-token" in message
+    assert "allow_secrets=True" in message and not _leaks(SECRET, message)
+    assert other.info().counts["memories"] == 0  # the other memory was not imported either
+    assert other.import_data(export, allow_secrets=True).imported["memories"] == 2
 
 
 # -- the CLI ----------------------------------------------------------------------------------------
