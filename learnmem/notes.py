@@ -50,10 +50,10 @@ from dulwich.notes import NotesTree
 from dulwich.objects import Blob, Commit, Tree
 from dulwich.repo import Repo
 
-from learnmem import notes_format, portable, validate
+from learnmem import import_batch, notes_format, portable, validate
 from learnmem.errors import LearnmemError, NotFoundError, RemoteError, ValidationError
 from learnmem.git.repository import head_commit
-from learnmem.portable import Batch, DataImportResult, ImportedMemory, RejectedImport
+from learnmem.import_batch import Batch, Columns, DataImportResult, ImportedMemory, RejectedImport
 from learnmem.store import Store, utc_now
 
 PREFIX = b"refs/notes/learnmem/"
@@ -173,7 +173,7 @@ def _memory_document(record: Mapping[str, Any]) -> tuple[dict[str, Any], str] | 
 
 
 def _memory_raw(front: Mapping[str, Any], body: str) -> dict[str, Any]:
-    """A document back as an export record (what portable.memory_row reads)."""
+    """A document back as an export record (what import_batch.memory_row reads)."""
     raw = {key: value for key, value in front.items() if key not in _MEMORY_STATE} | {"content": body}
     if front.get("superseded_by"):
         raw["state"] = {"superseded_by": front["superseded_by"], "forgotten_at": None,
@@ -297,7 +297,7 @@ def import_notes(store: Store, embedder_factory: Callable[[], Any], repo: Repo,
     memory or value that looks like a credential unless `allow_secrets`."""
     tips = _local_tips(repo) if tips is None else dict(tips)
     with store.read() as con:
-        columns = portable.Columns.read(con)
+        columns = Columns.read(con)
     batch = Batch(merge_states=True, allow_secrets=validate.flag("allow_secrets", allow_secrets))
     problems: list[str] = []
     for ref, tip in sorted(tips.items()):
@@ -313,10 +313,10 @@ def import_notes(store: Store, embedder_factory: Callable[[], Any], repo: Repo,
             except ValidationError as error:
                 problems.append(f"{document.where}: {error}")
     if problems:
-        shown = "; ".join(problems[: portable.MAX_REPORTED])
+        shown = "; ".join(problems[: import_batch.MAX_REPORTED])
         raise RejectedImport(f"git notes: {len(problems)} problem{'s' if len(problems) != 1 else ''}, nothing "
                              f"was imported: {shown}", problems)
-    result: DataImportResult = portable.apply_batch(store, embedder_factory, batch, utc_now(), progress,
+    result: DataImportResult = import_batch.apply_batch(store, embedder_factory, batch, utc_now(), progress,
                                                    str(repo.path), "git-notes")
     return NotesImportResult(repository=str(Path(repo.path).resolve()),
                              refs={_name(ref): sha.decode() for ref, sha in sorted(tips.items())},
@@ -325,12 +325,12 @@ def import_notes(store: Store, embedder_factory: Callable[[], Any], repo: Repo,
                              supersedes_merged=result.supersedes_merged, warnings=result.warnings)
 
 
-def _add(batch: Batch, name: str, document: _Document, columns: portable.Columns) -> None:
+def _add(batch: Batch, name: str, document: _Document, columns: Columns) -> None:
     if name == VALUES:
         raw = dict(document.front) | {"text": document.body}
-        batch.values.append((document.where, portable.value_row(raw, columns)))
+        batch.values.append((document.where, import_batch.value_row(raw, columns)))
         return
-    row, state = portable.memory_row(_memory_raw(document.front, document.body), columns)
+    row, state = import_batch.memory_row(_memory_raw(document.front, document.body), columns)
     if row["category"] != name:
         raise ValidationError(f"category: {row['category']!r} in the notes of {name!r}")
     batch.memories.append(ImportedMemory(document.where, row, state))

@@ -41,7 +41,8 @@ from typing import Any
 from learnmem import sql, validate
 from learnmem.errors import ValidationError
 from learnmem.memories import MAX_CONTENT_CHARS, MEMORY_CATEGORIES
-from learnmem.portable import Batch, _ident, _iso, ImportedMemory, _rows, _time
+from learnmem.import_batch import Batch, ImportedMemory, check_id, check_time
+from learnmem.portable import iso_z, rows_of
 
 CONSOLIDATED_IMPORTANCE = 0.7
 EPHEMERAL = ("progress", "blocker")  # never consolidated: they describe a moment
@@ -102,7 +103,7 @@ def _sections(memories: Sequence[Mapping[str, Any]]) -> list[str]:
         for memory in groups[heading]:
             out += _bullet(memory["content"], {"id": memory["id"], "category": memory["category"],
                                                "importance": memory["importance"], "tags": list(memory["tags"]),
-                                               "created_at": _iso(memory["created_at"])})
+                                               "created_at": iso_z(memory["created_at"])})
         out.append("")
     return out
 
@@ -112,8 +113,8 @@ def _consolidated(memory: Mapping[str, Any]) -> bool:
 
 
 def markdown_text(con) -> tuple[str, dict[str, int]]:
-    memories = _rows(con.execute(sql.query("markdown_memories")))
-    values = _rows(con.execute(sql.query("markdown_values")))
+    memories = rows_of(con.execute(sql.query("markdown_memories")))
+    values = rows_of(con.execute(sql.query("markdown_values")))
     out = ["# Project memory", "", _MARKDOWN_NOTE, ""]
     consolidated = [memory for memory in memories if _consolidated(memory)]
     if consolidated or values:
@@ -314,11 +315,11 @@ class _MarkdownReader:
             importance = meta.get("importance", MARKDOWN_CONSOLIDATED_IMPORTANCE if self.consolidated
                                   else MARKDOWN_SESSION_IMPORTANCE)
             if "created_at" in meta:
-                created = _time("created_at", meta["created_at"])
+                created = check_time("created_at", meta["created_at"])
             else:  # the session's time (else now), a microsecond per bullet: the file's order is kept
                 created = (self.session_time or self.now) + timedelta(microseconds=self.position)
             row = {
-                "id": _ident("id", meta["id"]) if "id" in meta else None,
+                "id": check_id("id", meta["id"]) if "id" in meta else None,
                 "content": validate.text("content", text, max_chars=MAX_CONTENT_CHARS),
                 "category": validate.choice("category", category, MEMORY_CATEGORIES),
                 "importance": validate.number("importance", importance, low=0.0, high=1.0),
