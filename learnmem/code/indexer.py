@@ -92,7 +92,8 @@ def index_codebase(
     progress: bool = True,
 ) -> IndexResult:
     """Index (or re-index) the source files under `directory` as `project` (default: the folder's name)."""
-    from learnmem.code.walk import candidate_files  # tree-sitter and pathspec load only when code is indexed
+    # tree-sitter and pathspec load only when code is indexed
+    from learnmem.code.walk import candidate_files, read_no_follow
 
     started = time.monotonic()
     root = _root(directory)
@@ -121,7 +122,7 @@ def index_codebase(
             if (root / relative).stat().st_size > MAX_FILE_BYTES:  # skip it without reading it
                 skipped += 1
                 continue
-            data = (root / relative).read_bytes()
+            data = read_no_follow(root / relative)
         except OSError as error:
             failed += 1
             failures.append(f"{relative}: {error.strerror or error}")

@@ -16,9 +16,16 @@ SKIPPED_DIRS = frozenset(
 )
 
 
+def read_no_follow(path: Path) -> bytes:
+    """The bytes of `path`, refusing a symbolic link (OSError ELOOP), even one swapped in after the walk."""
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(descriptor, "rb") as handle:
+        return handle.read()
+
+
 def _ignore_spec(folder: Path) -> pathspec.GitIgnoreSpec | None:
-    try:
-        lines = (folder / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
+    try:  # a symlinked .gitignore is not followed, as git (2.32+) does not
+        lines = read_no_follow(folder / ".gitignore").decode("utf-8", errors="replace").splitlines()
     except OSError:
         return None
     return pathspec.GitIgnoreSpec.from_lines(lines)
@@ -27,8 +34,9 @@ def _ignore_spec(folder: Path) -> pathspec.GitIgnoreSpec | None:
 def candidate_files(root: Path, recursive: bool = True) -> Iterator[str]:
     """Relative POSIX paths of the regular files under `root` that are not ignored.
 
-    Symbolic links to folders are not followed (no loops); `.gitignore` files are
-    honoured at every level, each for the paths below its own folder.
+    Symbolic links are never followed, to folders (no loops) or to files (a link can point out of the
+    indexed root: what it names is not this tree's code); `.gitignore` files are honoured at every
+    level, each for the paths below its own folder.
     """
     specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
     for folder, dirs, files in os.walk(root, followlinks=False):
@@ -58,5 +66,6 @@ def candidate_files(root: Path, recursive: bool = True) -> Iterator[str]:
         dirs[:] = kept
         for name in sorted(files):
             relative = f"{relative_dir}/{name}" if relative_dir else name
-            if not ignored(relative, False) and (here / name).is_file():
+            path = here / name
+            if not ignored(relative, False) and path.is_file() and not path.is_symlink():
                 yield relative

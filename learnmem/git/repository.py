@@ -159,7 +159,7 @@ def read_mailmap(repo: Repo) -> Mailmap:
     """The worktree's .mailmap, or HEAD's for a bare repository (git's defaults)."""
     if not repo.bare:
         path = Path(repo.path) / ".mailmap"
-        if path.is_file():
+        if path.is_file() and not path.is_symlink():  # git (2.32+) does not follow a symlinked .mailmap
             return Mailmap(path.read_bytes().decode("utf-8", "replace"))
         return Mailmap()
     head = head_commit(repo)
