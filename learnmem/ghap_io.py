@@ -86,7 +86,6 @@ from learnmem.store import Store, utc_now
 
 IMPORTED_WHILE_ACTIVE = "imported while another entry was active"
 CURRENT_FILE = "current_ghap.json"
-_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 _ARCHIVE_NAME = re.compile(r"^\d{8}_(session_[A-Za-z0-9_.-]+)\.jsonl$")
 _TRIPLE = ("hypothesis", "action", "prediction")
 
@@ -273,11 +272,6 @@ def _required(data: Mapping[str, Any], key: str, field: str) -> Any:
     return value
 
 
-def _ident(field: str, value: Any) -> str:
-    if not isinstance(value, str) or not _ID.match(value):
-        raise ValidationError(f"{field}: {value!r} is not an id (letters, digits, '_', '.', '-'; at most 100)")
-    return value
-
 
 def _time(field: str, value: Any) -> datetime:
     """A time as a naive UTC datetime: an ISO 8601 string (Z, an offset or none = UTC) or Unix seconds."""
@@ -399,8 +393,8 @@ def entry_row(raw: Any, fallback_session: str | None = None) -> dict[str, Any]:
     if data.get("session_id") is None and fallback_session is not None:
         data["session_id"] = fallback_session
     row: dict[str, Any] = {
-        "id": _ident("id", _required(data, "id", "id")),
-        "session_id": _ident("session_id", _required(data, "session_id", "session_id")),
+        "id": validate.identifier("id", _required(data, "id", "id")),
+        "session_id": validate.identifier("session_id", _required(data, "session_id", "session_id")),
         "created_at": _time("created_at", data.get("created_at")),
         "domain": validate.choice("domain", _required(data, "domain", "domain"), ghap.DOMAINS),
         "strategy": validate.choice("strategy", _required(data, "strategy", "strategy"), ghap.STRATEGIES),

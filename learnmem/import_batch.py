@@ -40,7 +40,6 @@ from learnmem.store import Store
 
 EMBED_BATCH = 256  # memories embedded per step of the progress bar
 MAX_REPORTED = 20  # problems spelled out in a refused import's message (all are in RejectedImport.problems)
-_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 
 
 class RejectedImport(ValidationError):
@@ -67,11 +66,6 @@ class DataImportResult:
     source_model: str | None = None
     supersedes_merged: int = 0  # memories stored here that the import found superseded (git notes: merge_states)
 
-
-def check_id(name: str, value: Any) -> str:
-    if not isinstance(value, str) or not _ID.match(value):
-        raise ValidationError(f"{name}: {value!r} is not an id (letters, digits, '_', '.', '-'; at most 100)")
-    return value
 
 
 _SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
@@ -142,7 +136,7 @@ def memory_row(raw: Mapping[str, Any], columns: Columns) -> tuple[dict[str, Any]
     if unknown:
         raise ValidationError(f"{unknown[0]}: unknown field; a memory has: {', '.join(allowed)}")
     row: dict[str, Any] = {
-        "id": check_id("id", _required(raw, "id")),
+        "id": validate.identifier("id", _required(raw, "id")),
         "content": validate.text("content", _required(raw, "content"), max_chars=MAX_CONTENT_CHARS),
         "category": validate.choice("category", raw.get("category"), MEMORY_CATEGORIES),
         "importance": validate.number("importance", raw.get("importance", 0.5), low=0.0, high=1.0),
@@ -166,7 +160,7 @@ def memory_row(raw: Mapping[str, Any], columns: Columns) -> tuple[dict[str, Any]
                               f"{', '.join(columns.state.names)}")
     typed = {name: _typed(f"state.{name}", state[name], columns.state.field(name).type) for name in state}
     if "superseded_by" in typed and typed["superseded_by"] is not None:
-        check_id("state.superseded_by", typed["superseded_by"])
+        validate.identifier("state.superseded_by", typed["superseded_by"])
     return row, typed
 
 
@@ -185,7 +179,7 @@ def value_row(raw: Mapping[str, Any], columns: Columns) -> dict[str, Any]:
     if learning.cluster_axis(cluster_id) != axis:
         raise ValidationError(f"cluster_id: {cluster_id!r} is not a cluster of axis {axis!r}")
     row: dict[str, Any] = {
-        "id": check_id("id", _required(raw, "id")),
+        "id": validate.identifier("id", _required(raw, "id")),
         "text": validate.text("text", _required(raw, "text"), max_chars=learning.MAX_VALUE_CHARS),
         "axis": axis,
         "cluster_id": cluster_id,

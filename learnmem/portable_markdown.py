@@ -41,7 +41,7 @@ from typing import Any
 from learnmem import sql, validate
 from learnmem.errors import ValidationError
 from learnmem.memories import MAX_CONTENT_CHARS, MEMORY_CATEGORIES
-from learnmem.import_batch import Batch, ImportedMemory, check_id, check_time
+from learnmem.import_batch import Batch, ImportedMemory, check_time
 from learnmem.portable import iso_z, rows_of
 
 CONSOLIDATED_IMPORTANCE = 0.7
@@ -319,7 +319,7 @@ class _MarkdownReader:
             else:  # the session's time (else now), a microsecond per bullet: the file's order is kept
                 created = (self.session_time or self.now) + timedelta(microseconds=self.position)
             row = {
-                "id": check_id("id", meta["id"]) if "id" in meta else None,
+                "id": validate.identifier("id", meta["id"]) if "id" in meta else None,
                 "content": validate.text("content", text, max_chars=MAX_CONTENT_CHARS),
                 "category": validate.choice("category", category, MEMORY_CATEGORIES),
                 "importance": validate.number("importance", importance, low=0.0, high=1.0),

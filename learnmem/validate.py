@@ -39,6 +39,16 @@ def text(field: str, value: Any, *, max_chars: int, allow_empty: bool = False) -
     return value
 
 
+_IDENTIFIER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+
+
+def identifier(field: str, value: Any) -> str:
+    """An id as exports carry them: letters, digits, '_', '.', '-', starting with a letter or digit, at most 100."""
+    if not isinstance(value, str) or not _IDENTIFIER.match(value):
+        raise ValidationError(f"{field}: {value!r} is not an id (letters, digits, '_', '.', '-'; at most 100)")
+    return value
+
+
 def flag(field: str, value: Any) -> bool:
     """True or False, nothing else (not 1, not "yes")."""
     if not isinstance(value, bool):
