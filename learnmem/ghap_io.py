@@ -163,8 +163,9 @@ def export_entries(store: Store, out: TextIO | str | os.PathLike, include_active
         try:
             with path.open("w", encoding="utf-8", newline="\n") as handle:
                 handle.writelines(lines)
-        except OSError as error:
-            raise ValidationError(f"out: cannot write {path}: {error.strerror or error}") from None
+        except (OSError, ValueError) as error:  # ValueError: a NUL byte in the path
+            raise ValidationError(f"out: cannot write {str(path)[:200]!r}: {getattr(error, 'strerror', None) or error}"
+                                  ) from None
     else:
         out.writelines(lines)
     return len(rows)
@@ -175,7 +176,7 @@ def export_entries(store: Store, out: TextIO | str | os.PathLike, include_active
 
 def _files(source: Path) -> list[Path]:
     """The files to read, in order: a file itself, or a journal directory's archive, JSONL files, active entry."""
-    if not source.exists():
+    if not validate.path_exists("source", source):
         raise NotFoundError(f"source: {source} does not exist (give a .jsonl file or a journal directory)")
     if source.is_file():
         return [source]

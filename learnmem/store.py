@@ -249,12 +249,38 @@ class Store:
                 os.close(directory)
 
     def run_query(self, query: str, params: Any = None) -> pa.Table:
-        """Run a caller's read-only SQL and fetch the rows; DuckDB's complaints become ValidationError."""
-        with self.read() as con:
-            try:
-                return con.execute(query, params).to_arrow_table()
-            except duckdb.Error as error:
-                raise ValidationError(f"query: {str(error).strip()}") from error
+        """Run a caller's SQL, which may only read, and fetch the rows; DuckDB's complaints become
+        ValidationError.
+
+        It runs on a DuckDB instance of its own (not this process's shared one) with the file attached
+        read-only, external access off and the configuration locked (sql/queries/store.sql
+        disable_external_access, lock_configuration), and it must be one query statement (SELECT, WITH, FROM, VALUES, TABLE,
+        SHOW, DESCRIBE, SUMMARIZE): no statement can write the file, re-attach it writable,
+        reach another file or change the shared instance.
+        """
+        if not isinstance(query, str):
+            raise ValidationError(f"query: expected SQL text, got {type(query).__name__}")
+        instance = duckdb.connect(":memory:", config=_CONFIG)
+        try:
+            with self._process_lock:
+                con = self._connect(read_only=True, instance=instance)
+                try:
+                    con.execute(sql.query("disable_external_access"))
+                    con.execute(sql.query("lock_configuration"))
+                    statements = con.extract_statements(query)
+                    if len(statements) != 1:
+                        raise ValidationError(f"query: one statement at a time; got {len(statements)}")
+                    kind = statements[0].type
+                    if kind != duckdb.StatementType.SELECT:  # not EXPLAIN: EXPLAIN ANALYZE runs its statement
+                        raise ValidationError(f"query: only queries that read run here (SELECT, WITH, FROM, "
+                                              f"SHOW, DESCRIBE, ...); got a {kind.name} statement")
+                    return con.execute(query, params).to_arrow_table()
+                except duckdb.Error as error:
+                    raise ValidationError(f"query: {str(error).strip()}") from error
+                finally:
+                    con.close()
+        finally:
+            instance.close()
 
     @contextmanager
     def write(self) -> Iterator[duckdb.DuckDBPyConnection]:

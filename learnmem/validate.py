@@ -10,6 +10,7 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any
 
 from learnmem.errors import ValidationError
@@ -72,14 +73,28 @@ def number(field: str, value: Any, *, low: float, high: float) -> float:
     return float(value)
 
 
+BIGINT_MAX = 2**63 - 1  # every integer ends up a DuckDB BIGINT (or narrower)
+
+
 def integer(field: str, value: Any, *, low: int, high: int | None = None) -> int:
-    """An int in [low, high] (no upper bound when high is None)."""
+    """An int in [low, high]; with high None, at most BIGINT_MAX (what the database can hold)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValidationError(f"{field}: expected an integer, got {_show(value)}")
-    if value < low or (high is not None and value > high):
-        allowed = f"[{low}, {high}]" if high is not None else f">= {low}"
+    if value < low or value > (BIGINT_MAX if high is None else high):
+        allowed = f"[{low}, {high}]" if high is not None else f">= {low} (and at most {BIGINT_MAX})"
         raise ValidationError(f"{field}: {value} is outside the range {allowed}")
     return value
+
+
+def path_exists(field: str, path: Path) -> bool:
+    """Whether `path` exists; ValidationError, naming the field, for a name the system cannot look up (too
+    long, a NUL byte, a loop of links) rather than the OSError or ValueError that Path.exists() raises."""
+    try:
+        return path.exists()
+    except (OSError, ValueError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise ValidationError(f"{field}: {str(path)[:80]!r}{'...' if len(str(path)) > 80 else ''} cannot be "
+                              f"used as a path: {reason}") from None
 
 
 def tags(field: str, value: Any, *, max_tags: int = 20, max_chars: int = 100) -> tuple[str, ...]:

@@ -16,29 +16,51 @@ parameters, except those in `NOT_TOOLS` (each with its reason; a test keeps the
 two lists complete). A call whose arguments do not fit the input schema (an
 enum value outside the library's constants, a missing field) is answered in the
 same error object, as a validation_error naming the field, the value and the
-options.
+options. A request the transport cannot read (JSON nested deeper than its parser
+allows, a lone surrogate escape) is answered too, never dropped: see
+`_Server.run_stdio_async`.
+
+`sql` is a tool only when the server is started with `--allow-sql`, and then
+read-only (Learnmem.sql enforces it).
 """
 
 import argparse
 import dataclasses
 import functools
 import json
+import logging
+import math
+import re
 import sys
 import threading
 from collections.abc import Callable
+from datetime import date, datetime, time, timedelta
+from decimal import Decimal
 from typing import Annotated, Any, Literal, NotRequired
 
+import anyio
 import anyio.to_thread
 import pydantic
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from mcp_types import (
+    PARSE_ERROR,
+    CallToolResult,
+    ErrorData,
+    JSONRPCError,
+    JSONRPCResponse,
+    TextContent,
+    ToolAnnotations,
+    jsonrpc_message_adapter,
+)
 from pydantic import Field
 from typing_extensions import TypedDict
 
 import learnmem
 from learnmem import context, ghap, learning
-from learnmem.errors import LearnmemError
+from learnmem.errors import LearnmemError, ValidationError
 
 SERVER_NAME = "learnmem"
 
@@ -74,7 +96,8 @@ NOT_TOOLS = {
     "warm_up": "process lifecycle: the server calls it while the client handshakes",
     "close": "process lifecycle: no connection is held between calls",
     "snapshot": "returns a DuckDB connection for notebooks: nothing to serialise",
-    "sql": "returns a DuckDB relation for notebooks; SQL readers use the DuckDB CLI or a notebook",
+    "sql": "a tool only with `learnmem-mcp --allow-sql`, and then read-only (one SELECT-like statement): raw "
+           "SQL reaches past every tool's checks, so by default SQL readers use the DuckDB CLI or a notebook",
     "count_tokens": "get_context's budget measure, applied for the agent by get_context",
     "backup": "file maintenance for the user (`learnmem backup`), not a step of an agent's work",
     "export_data": "CLI-only by design (`learnmem export`): it writes a whole copy of what the user owns",
@@ -144,6 +167,8 @@ def _to_jsonable(result: Any, key: str | None = None) -> dict[str, Any]:
     as {key: value}."""
     if key is not None:
         return {key: result}
+    if isinstance(result, dict):
+        return result
     if isinstance(result, list):
         items = [dataclasses.asdict(item) for item in result]
         return {"results": items, "count": len(items)}
@@ -189,10 +214,90 @@ def _describe_arguments_error(error: pydantic.ValidationError) -> str:
         if problem["type"] == "missing":
             clauses.append(f"{field}: required")
         else:
-            value = repr(problem.get("input"))
-            value = value if len(value) <= 80 else value[:77] + "..."
+            value = _show(problem.get("input"))
             clauses.append(f"{field} {value}: {problem['msg']}")
     return "; ".join(clauses)
+
+
+def _show(value: Any) -> str:
+    """A bad value as the error message shows it: its repr, cut to 80 characters."""
+    try:
+        text = repr(value)
+    except RecursionError:  # a list nested hundreds of levels deep
+        return f"<{type(value).__name__} nested too deeply to show>"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+# -- the stdio transport: every request is answered --------------------------------------
+
+_log = logging.getLogger(__name__)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# The tokens of a JSON text, enough to find the top level's scalar members without parsing what is nested.
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]|[^\s{}\[\],:"]+')
+
+
+def _top_level_members(text: str) -> dict[str, Any]:
+    """The scalar members (`id`, `method`) of a JSON object's top level, read token by token: this works on a
+    message nested too deeply for any parser, or broken further down."""
+    members: dict[str, Any] = {}
+    depth, key, after_colon = 0, None, False
+    for match in _JSON_TOKEN.finditer(text):
+        token = match.group()
+        if token in ("{", "["):
+            depth, after_colon = depth + 1, False
+        elif token in ("}", "]"):
+            depth -= 1
+        elif depth != 1:
+            continue
+        elif token == ":":
+            after_colon = True
+        elif token == ",":
+            key, after_colon = None, False
+        elif after_colon:
+            if key is not None:
+                try:
+                    members[key] = json.loads(token)
+                except ValueError:
+                    pass
+            after_colon = False
+        elif token.startswith('"'):
+            try:
+                key = json.loads(token)
+            except ValueError:
+                key = None
+    return members
+
+
+def _reread(error: Exception) -> tuple[bool, SessionMessage] | None:
+    """What to do with a line the SDK's stdio transport could not read (it hands on the exception, and the SDK
+    would drop the request unanswered, leaving the client waiting): (False, the message read again) to pass on,
+    or (True, an answer) to send back; None when there is nobody to answer (not a request, or no line).
+
+    The transport parses with pydantic's JSON parser, which refuses a lone surrogate escape ("\\ud800") and
+    stops at about 200 levels of nesting. Python's json reads both: a lone surrogate becomes U+FFFD (what the
+    library makes of one), and the message goes on to the tool, whose input schema answers a value nested too
+    deeply. A line beyond that (over ~1,000 levels, or not JSON) gets a validation_error for a tool call and a
+    JSON-RPC parse error for any other request."""
+    problems = error.errors(include_url=False) if isinstance(error, pydantic.ValidationError) else []
+    line = problems[0].get("input") if problems else None
+    if not isinstance(line, str):
+        return None
+    try:
+        data = json.loads(_SURROGATE.sub("\ufffd", json.dumps(json.loads(line), ensure_ascii=False)))
+        return False, SessionMessage(jsonrpc_message_adapter.validate_python(data, by_name=False))
+    except (ValueError, RecursionError, pydantic.ValidationError):
+        pass
+    members = _top_level_members(line)
+    request_id = members.get("id")
+    if isinstance(request_id, bool) or not isinstance(request_id, (int, str)):
+        return None
+    reason = f"the request could not be read ({problems[0]['msg']}): send valid JSON, nested under 1,000 levels"
+    if members.get("method") == "tools/call":
+        result = _error_result("validation_error", f"arguments: {reason}")
+        return True, SessionMessage(JSONRPCResponse(jsonrpc="2.0", id=request_id, result=result.model_dump(
+            by_alias=True, mode="json", exclude_none=True)))
+    return True, SessionMessage(JSONRPCError(jsonrpc="2.0", id=request_id,
+                                             error=ErrorData(code=PARSE_ERROR, message=reason)))
 
 
 class _Server(MCPServer):
@@ -211,9 +316,35 @@ class _Server(MCPServer):
                 return _error_result("not_found", f"unknown tool {name!r}: list_tools gives the valid names")
             raise
 
+    async def run_stdio_async(self) -> None:
+        """Serve over stdio (as the SDK does), answering the lines its transport cannot read (`_reread`)."""
+        async with stdio_server() as (read_stream, write_stream):
+            send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
 
-def build_server(lm: Any) -> MCPServer:
-    """Build an MCP server whose tools call the given opened learnmem library (`learnmem.open(...)`)."""
+            async def relay() -> None:
+                async with send:
+                    async for item in read_stream:
+                        if isinstance(item, Exception):
+                            reread = _reread(item)
+                            if reread is None:
+                                _log.warning("unreadable message: %s", item)
+                                continue
+                            answer, item = reread
+                            if answer:
+                                await write_stream.send(item)
+                                continue
+                        await send.send(item)
+
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(relay)
+                await self._lowlevel_server.run(receive, write_stream,
+                                                self._lowlevel_server.create_initialization_options())
+                tasks.cancel_scope.cancel()  # the client left: stop reading for it
+
+
+def build_server(lm: Any, *, allow_sql: bool = False) -> MCPServer:
+    """Build an MCP server whose tools call the given opened learnmem library (`learnmem.open(...)`); with
+    `allow_sql`, also the read-only `sql` tool."""
     server = _Server(name=SERVER_NAME, instructions=INSTRUCTIONS, version=_library_version())
     categories = ", ".join(learnmem.MEMORY_CATEGORIES)
 
@@ -930,7 +1061,74 @@ def build_server(lm: Any) -> MCPServer:
     async def info() -> CallToolResult:
         return await _call(lm.info)
 
+    if allow_sql:
+
+        @server.tool(
+            annotations=_READ_ONLY,
+            description=(
+                "Run one read-only SQL query on the memory file (DuckDB; the tables and views of the README's SQL "
+                "section) and get its rows. One statement that reads (SELECT, WITH, FROM, VALUES, TABLE, DESCRIBE, "
+                "SHOW, SUMMARIZE); anything else (INSERT, CREATE, ATTACH, COPY, SET...) or a second "
+                "statement is refused with a validation_error, and no other file can be read or written. params: "
+                "values for $1, $2... (a list) "
+                f"or $name (an object). Returns {{columns, rows, count, truncated}}: at most {MAX_SQL_ROWS} rows, "
+                "truncated when there were more."
+            ),
+        )
+        async def sql(
+            query: Annotated[str, Field(description="One read-only statement, e.g. "
+                                                    "SELECT category, count(*) FROM memory_list GROUP BY ALL.")],
+            params: Annotated[list[_SqlValue] | dict[str, _SqlValue] | None, Field(
+                description="Values of the query's parameters: [..] for $1, $2..., {name: value} for $name.")] = None,
+        ) -> CallToolResult:
+            return await _call(_run_sql, lm, query, params)
+
     return server
+
+
+# -- the read-only SQL tool (--allow-sql) -------------------------------------------------
+
+MAX_SQL_ROWS = 1000
+_SqlValue = str | int | float | bool | None
+# Learnmem.sql hands back a relation on DuckDB's module-level connection, which is not thread-safe: tool calls
+# run in worker threads, so sql calls take turns.
+_SQL_TURN = threading.Lock()
+def _sql_value(value: Any) -> Any:
+    """One cell as JSON: numbers, text and null as they are; times as ISO 8601; NaN and infinities as null."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, Decimal):
+        return float(value) if value.is_finite() else None
+    if isinstance(value, (datetime, date, time)):
+        return value.isoformat()
+    if isinstance(value, timedelta):
+        return value.total_seconds()
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value).hex()
+    if isinstance(value, (list, tuple)):
+        return [_sql_value(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): _sql_value(item) for key, item in value.items()}
+    return str(value)
+
+
+def _run_sql(lm: Any, query: str, params: list[Any] | dict[str, Any] | None) -> dict[str, Any]:
+    """The `sql` tool: run it through the library (`Learnmem.sql`: one query statement, on a DuckDB of its
+    own with the file attached read-only and no access to other files; anything else is a validation_error),
+    return at most MAX_SQL_ROWS rows."""
+    # Looked up by name: the adapter reaches Learnmem.sql nowhere else (tests/test_boundaries.py refuses the
+    # attribute), and only this tool, which --allow-sql registers, gets here.
+    with _SQL_TURN:
+        relation = getattr(lm, "sql")(query, params)  # noqa: B009
+        try:
+            columns = list(relation.columns)
+            rows = relation.limit(MAX_SQL_ROWS + 1).fetchall()
+            cells = [[_sql_value(value) for value in row] for row in rows[:MAX_SQL_ROWS]]
+        except Exception as exc:  # noqa: BLE001 - a value Python cannot hold, a list nested too deeply...
+            raise ValidationError(f"query: its result cannot be returned: {type(exc).__name__}: {exc}") from None
+    return {"columns": columns, "rows": cells, "count": len(cells), "truncated": len(rows) > MAX_SQL_ROWS}
 
 
 def _library_version() -> str:
@@ -958,6 +1156,11 @@ def main(argv: list[str] | None = None) -> None:
         default=None,
         help="database file (default: $LEARNMEM_DB, else <git root or cwd>/.learnmem/learnmem.duckdb)",
     )
+    parser.add_argument(
+        "--allow-sql",
+        action="store_true",
+        help="also serve the `sql` tool: one read-only query on the memory file (off by default)",
+    )
     args = parser.parse_args(argv)
     try:
         lm = learnmem.open(args.db)
@@ -968,7 +1171,7 @@ def main(argv: list[str] | None = None) -> None:
     # Load the model while the client is still handshaking: the first tool call then answers at full speed.
     threading.Thread(target=_warm_up, args=(lm,), name="learnmem-warm-up", daemon=True).start()
     try:
-        build_server(lm).run("stdio")
+        build_server(lm, allow_sql=args.allow_sql).run("stdio")
     finally:
         lm.close()  # writes the memory use counted since the last batch
 

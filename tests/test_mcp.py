@@ -30,33 +30,33 @@ TOOLS = ("store_memory", "retrieve_memories", "list_memories", "get_memory", "de
 CALL_TIMEOUT_S = 120
 
 
-def _server_params(db: Path) -> StdioServerParameters:
-    """Spawn `python -m mcp_adapter --db <db>` with this interpreter and this checkout on the path."""
+def _server_params(db: Path, *flags: str) -> StdioServerParameters:
+    """Spawn `python -m mcp_adapter --db <db> [flags]` with this interpreter and this checkout on the path."""
     env = dict(os.environ)
     env.pop("LEARNMEM_DB", None)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return StdioServerParameters(
-        command=sys.executable, args=["-m", "mcp_adapter", "--db", str(db)], env=env, cwd=str(ROOT)
+        command=sys.executable, args=["-m", "mcp_adapter", "--db", str(db), *flags], env=env, cwd=str(ROOT)
     )
 
 
 @asynccontextmanager
-async def _session(db: Path, errlog_path: Path) -> AsyncIterator[ClientSession]:
+async def _session(db: Path, errlog_path: Path, *flags: str) -> AsyncIterator[ClientSession]:
     """An initialised client session with a fresh server process; its stderr goes to errlog_path."""
     with errlog_path.open("w") as errlog:
-        async with stdio_client(_server_params(db), errlog=errlog) as (read, write):
+        async with stdio_client(_server_params(db, *flags), errlog=errlog) as (read, write):
             async with ClientSession(read, write) as session:
                 await session.initialize()
                 yield session
 
 
-def _run(db: Path, tmp_path: Path, scenario: Callable[[ClientSession], Awaitable[None]]) -> None:
-    """Run a scenario against a server; on failure, show what the server wrote to stderr."""
+def _run(db: Path, tmp_path: Path, scenario: Callable[[ClientSession], Awaitable[None]], *flags: str) -> None:
+    """Run a scenario against a server started with `flags`; on failure, show what the server wrote to stderr."""
     errlog = tmp_path / "server.stderr"
 
     async def main() -> None:
         with anyio.fail_after(CALL_TIMEOUT_S):
-            async with _session(db, errlog) as session:
+            async with _session(db, errlog, *flags) as session:
                 await scenario(session)
 
     try:
@@ -461,6 +461,7 @@ def test_every_library_method_is_a_tool_or_deliberately_not(db: Path, tmp_path: 
         assert set(tools) == methods - set(NOT_TOOLS), "a library method without a tool, or a tool without one"
         assert set(NOT_TOOLS) <= methods, "NOT_TOOLS names a method the library no longer has"
         assert all(NOT_TOOLS.values())  # each with its reason
+        assert "sql" in NOT_TOOLS and "sql" not in tools  # only with --allow-sql: test_sql_tool_only_with_allow_sql
 
         for name, tool in tools.items():
             hints = tool.annotations
@@ -501,6 +502,30 @@ def test_every_library_method_is_a_tool_or_deliberately_not(db: Path, tmp_path: 
         assert set(root_cause["required"]) == {"category", "description"}
 
     _run(db, tmp_path, scenario)
+
+
+def test_sql_tool_only_with_allow_sql_and_then_read_only(db: Path, tmp_path: Path) -> None:
+    from mcp_adapter.server import NOT_TOOLS
+
+    async def scenario(session: ClientSession) -> None:
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+        assert set(tools) == (_public_methods() - set(NOT_TOOLS)) | {"sql"}
+        hints = tools["sql"].annotations
+        assert (hints.read_only_hint, hints.destructive_hint, hints.idempotent_hint) == (True, False, True)
+        _assert_tools_mirror_the_library(tools, ("sql",))
+        await _ok(session, "store_memory", content="SQL readers see this memory.", category="fact")
+        rows = await _ok(session, "sql", query="SELECT category, count(*) AS n FROM memory_list GROUP BY ALL")
+        assert rows == {"columns": ["category", "n"], "rows": [["fact", 1]], "count": 1, "truncated": False}
+        found = await _ok(session, "sql", query="SELECT content FROM memories WHERE category = $1", params=["fact"])
+        assert found["rows"] == [["SQL readers see this memory."]]
+        for query in ("DELETE FROM memories", "SELECT 1; DELETE FROM memories", f"ATTACH '{tmp_path / 'x.duckdb'}'",
+                      f"COPY memories TO '{tmp_path / 'x.csv'}'"):
+            refused, is_error = await _call(session, "sql", query=query)
+            assert is_error and refused["error"]["type"] == "validation_error", (query, refused)
+        assert (await _ok(session, "info"))["counts"]["memories"] == 1
+        assert not (tmp_path / "x.duckdb").exists() and not (tmp_path / "x.csv").exists()
+
+    _run(db, tmp_path, scenario, "--allow-sql")
 
 
 def test_arguments_outside_the_schema_get_the_error_object(db: Path, tmp_path: Path) -> None:

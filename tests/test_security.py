@@ -155,3 +155,21 @@ def test_the_mcp_server_listens_on_no_port(tmp_path: Path) -> None:
     finally:
         server.kill()
         server.wait(timeout=30)
+
+
+def test_lm_sql_only_reads_the_file(tmp_path: Path) -> None:
+    lm = learnmem.open(tmp_path / "sql.duckdb", embedder=HashingEmbedder())
+    lm.store_memory("SQL may read me.", "fact")
+    (tmp_path / "elsewhere.csv").write_text("a,b\n1,2\n")
+    assert lm.sql("SELECT content FROM memory_list WHERE category = $c", {"c": "fact"}).fetchall() == [
+        ("SQL may read me.",)]
+    assert ("memories",) in lm.sql("SHOW TABLES").fetchall()
+    for query, why in (("DELETE FROM memories", "got a DELETE statement"),
+                       ("SELECT 1; SELECT 2", "one statement at a time"),
+                       ("USE memory", "got a SET statement"),
+                       ("EXPLAIN ANALYZE SELECT 1", "got a EXPLAIN statement"),
+                       (f"SELECT * FROM read_csv('{tmp_path / 'elsewhere.csv'}')", "file system operations are "
+                                                                                   "disabled")):
+        with pytest.raises(learnmem.ValidationError, match=why):
+            lm.sql(query)
+    assert lm.info().counts["memories"] == 1

@@ -76,7 +76,7 @@ def _root(directory) -> Path:
     if not isinstance(directory, (str, Path)):
         raise ValidationError(f"directory: expected a path, got {type(directory).__name__}")
     root = Path(directory).expanduser()
-    if not root.exists():
+    if not validate.path_exists("directory", root):
         raise NotFoundError(f"directory: {str(directory)!r} does not exist")
     if not root.is_dir():
         raise ValidationError(f"directory: {str(directory)!r} is a file; give the folder to index")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from learnmem import sql, validate
-from learnmem.errors import NotFoundError
+from learnmem.errors import NotFoundError, ValidationError
 from learnmem.git import projects
 from learnmem.git.records import FileHistoryEntry, Hotspot
 from learnmem.memory_index import iso
@@ -61,7 +61,11 @@ def churn_hotspots(store: Store, days: int = 90, limit: int = 10, as_of=None, pr
     validate.integer("limit", limit, low=1, high=MAX_LIMIT)
     end = validate.moment("as_of", as_of) or utc_now()
     project, _ = projects.resolve(store, project)
-    params = {"project": project, "start": end - timedelta(days=days), "end": end, "limit": limit}
+    try:
+        start = end - timedelta(days=days)
+    except OverflowError:
+        raise ValidationError(f"as_of: {days} days before {end:%Y-%m-%d} is before the year 1") from None
+    params = {"project": project, "start": start, "end": end, "limit": limit}
     with store.read() as con:
         rows = con.execute(sql.query("churn_hotspots"), params).fetchall()
     return [

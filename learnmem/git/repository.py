@@ -15,6 +15,7 @@ from dulwich.errors import NotGitRepository
 from dulwich.objects import Commit
 from dulwich.repo import Repo
 
+from learnmem import validate
 from learnmem.errors import NotFoundError, ValidationError
 
 UTC = timezone.utc
@@ -25,7 +26,7 @@ def open_repository(repo_path) -> Repo:
     if not isinstance(repo_path, (str, Path)):
         raise ValidationError(f"repo_path: expected a path, got {type(repo_path).__name__}")
     path = Path(repo_path).expanduser()
-    if not path.exists():
+    if not validate.path_exists("repo_path", path):
         raise NotFoundError(f"repo_path: {str(repo_path)!r} does not exist")
     try:
         return Repo.discover(str(path if path.is_dir() else path.parent))

@@ -52,3 +52,12 @@ COPY FROM DATABASE {alias} TO memory;
 -- name: copy_database_between
 -- Every table, view and sequence of one attached file into another (a fresh file holds no freed blocks).
 COPY FROM DATABASE {source} TO {target};
+
+-- name: disable_external_access
+-- Learnmem.sql runs a caller's query on a DuckDB of its own that has the file attached read-only; then
+-- that instance may not reach other files or the network (no ATTACH, COPY TO, read_csv...)...
+SET enable_external_access = false;
+
+-- name: lock_configuration
+-- ...and its configuration is frozen, so no statement can undo that.
+SET lock_configuration = true;
