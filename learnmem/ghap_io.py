@@ -150,7 +150,9 @@ def _one_line(text: str) -> str:
 
 def export_entries(store: Store, out: TextIO | str | os.PathLike, include_active: bool = False) -> int:
     """Write every resolved entry (and the active one when `include_active`) as JSON lines, oldest first,
-    to a text stream or a file path (created or overwritten, UTF-8); returns the number of entries."""
+    to a text stream or a file path (UTF-8); returns the number of entries. A path is created, or replaced
+    only when it holds a GHAP export already (or nothing): any other file is left alone (ValidationError),
+    since an agent may choose the path (the MCP tool) and a wrong one must not cost the user a file."""
     if not isinstance(include_active, bool):
         raise ValidationError(f"include_active: expected true or false, got {include_active!r}")
     with store.read() as con:
@@ -160,6 +162,7 @@ def export_entries(store: Store, out: TextIO | str | os.PathLike, include_active
     lines = [_one_line(json.dumps(entry_json(row), ensure_ascii=False)) + "\n" for row in rows]
     if isinstance(out, (str, os.PathLike)):
         path = Path(out).expanduser()
+        _refuse_to_replace(path)
         try:
             with path.open("w", encoding="utf-8", newline="\n") as handle:
                 handle.writelines(lines)
@@ -172,6 +175,25 @@ def export_entries(store: Store, out: TextIO | str | os.PathLike, include_active
 
 
 # -- reading files ---------------------------------------------------------------
+
+
+def _refuse_to_replace(path: Path) -> None:
+    """ValidationError when `path` is a file whose first line is not a GHAP entry (a file export_entries did not
+    write); a missing or empty file is fine. Unreadable paths are left to the write, which names the error."""
+    try:
+        if not path.is_file() or path.stat().st_size == 0:
+            return
+        with path.open("rb") as handle:
+            first = handle.readline(1 << 20).decode("utf-8", "replace").strip()
+    except (OSError, ValueError):
+        return
+    try:
+        record = json.loads(first)
+    except json.JSONDecodeError:
+        record = None
+    if not (isinstance(record, dict) and str(record.get("id", "")).startswith("ghap_")):
+        raise ValidationError(f"out: {str(path)[:200]!r} exists and is not a GHAP export; it was left as it is "
+                              "(choose a new path, or remove that file first)")
 
 
 def _files(source: Path) -> list[Path]:

@@ -436,3 +436,18 @@ def test_an_embedder_failure_leaves_imported_axes_pending(tmp_path: Path) -> Non
     assert {pending for *_, pending in _axes(lm)} == {True}  # stored, waiting for an embedding
     assert lm.search_experiences("libffi headers in the CI image")[0].ghap_id == FLAT["id"]  # search embeds them
     assert {pending for *_, pending in _axes(lm)} == {False}
+
+
+def test_export_never_replaces_a_file_that_is_not_a_ghap_export(tmp_path: Path) -> None:
+    lm = learnmem.open(tmp_path / "x.duckdb", embedder=HashingEmbedder())
+    lm.start_ghap("debugging", "read-the-error", "Fix the flaky test", "A race in setup", "Add a lock", "It passes")
+    lm.resolve_ghap("confirmed", "It passed ten times in a row")
+    precious = tmp_path / "notes.txt"
+    precious.write_text("my own notes\n")
+    with pytest.raises(learnmem.ValidationError, match="exists and is not a GHAP export; it was left as it is"):
+        lm.export_ghap(precious)
+    assert precious.read_text() == "my own notes\n"
+    target = tmp_path / "entries.jsonl"
+    assert lm.export_ghap(target) == 1 and lm.export_ghap(target) == 1  # its own export is replaced
+    (tmp_path / "empty.jsonl").write_text("")
+    assert lm.export_ghap(tmp_path / "empty.jsonl") == 1

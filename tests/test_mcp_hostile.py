@@ -584,6 +584,14 @@ def test_export_ghap_writes_where_it_is_told_traversal_included(world: World) ->
     assert not is_error and (world.home / "in-home.jsonl").is_file()
     payload, is_error = answer(world, "export_ghap", {"path_or_stream": str(world.outside)})
     assert is_error and payload["error"]["type"] == "validation_error"  # a folder
+    # Regression: an early probe of this harness, run as root, replaced /etc/passwd with GHAP lines. A file
+    # that is not a GHAP export is never replaced now; a GHAP export is (exporting again).
+    payload, is_error = answer(world, "export_ghap", {"path_or_stream": str(world.canary)})
+    assert is_error and payload["error"]["type"] == "validation_error" and "not a GHAP export" in payload["error"][
+        "message"]
+    assert world.canary.read_text() == "canary: no tool may change me\n"
+    payload, is_error = answer(world, "export_ghap", {"path_or_stream": "../../outside/traversed.jsonl"})
+    assert not is_error and payload["exported"] >= 60
 
 
 def test_the_live_server_lists_the_tools_the_strategies_were_built_from(world: World) -> None:
