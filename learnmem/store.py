@@ -331,11 +331,17 @@ class Store:
     @contextmanager
     def frozen(self) -> Iterator[duckdb.DuckDBPyConnection]:
         """The file checkpointed (its WAL folded in) and held read-write under the writer lock: while this
-        lasts no process can change it, so its bytes alone are a consistent copy (portable.backup). Changes
-        no row, so a read-only handle may use it too."""
+        lasts no process can change it, so its bytes alone are a consistent copy (portable.backup).
+
+        A writer killed while writing a commit leaves a torn tail in the WAL: replay drops it (nothing
+        acknowledged is lost) but CHECKPOINT, having nothing to fold, leaves the file in place. One small
+        write (meta `wal_reset_at`) makes DuckDB rewrite the WAL; the second CHECKPOINT then empties it."""
         with self._writer() as con:
             con.execute(sql.query("checkpoint_file"))
             wal = Path(f"{self.path}.wal")
+            if wal.exists() and wal.stat().st_size:
+                con.execute(sql.query("set_meta"), {"key": "wal_reset_at", "value": iso(utc_now())})
+                con.execute(sql.query("checkpoint_file"))
             if wal.exists() and wal.stat().st_size:
                 raise LearnmemError(f"{self.path}: CHECKPOINT left {wal} non-empty; try again")
             yield con

@@ -265,15 +265,15 @@ def test_symlink_loop_and_symlinked_file(lm, tmp_path):
     (tree / "pkg" / "loop").symlink_to("..", target_is_directory=True)  # pkg/loop -> tree
     (tree / "pkg" / "self").symlink_to(".", target_is_directory=True)  # pkg/self -> pkg
     write(tmp_path, "outside/b.py", "def beta():\n    return 2\n")
-    (tree / "b.py").symlink_to(tmp_path / "outside" / "b.py")  # a symlinked file is read through
+    (tree / "b.py").symlink_to(tmp_path / "outside" / "b.py")  # a link out of the root is not followed
     (tree / "dangling.py").symlink_to(tmp_path / "nowhere.py")
     (tree / "x.py").symlink_to(tree / "y.py")  # a file symlink loop
     (tree / "y.py").symlink_to(tree / "x.py")
     started = time.monotonic()
     result = lm.index_codebase(tree, project=PROJECT, progress=False)
     assert time.monotonic() - started < 30
-    assert indexed_paths(lm) == {"pkg/a.py", "b.py"}  # each file once, through no loop
-    assert (result.files_indexed, result.files_failed) == (2, 0)
+    assert indexed_paths(lm) == {"pkg/a.py"}  # each file once, through no loop, no link followed (issue 9)
+    assert (result.files_indexed, result.files_failed) == (1, 0)
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")

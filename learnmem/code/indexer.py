@@ -263,25 +263,45 @@ def _last_name(callee: str) -> str:
     return found.group(0) if found else callee
 
 
+GRAPH_ATTEMPTS = 3  # call-graph resolutions outside the writer lock before one is done under it
+
+
 def _rebuild_call_graph(store: Store, project: str) -> tuple[int, int]:
-    """Resolve every stored call site of the project again and replace its edges; returns (calls, resolved)."""
+    """Resolve every stored call site of the project again and replace its edges; returns (calls, resolved).
+
+    Resolution runs outside the writer lock; the edges are written only if no other process indexed the
+    project meanwhile (its files' fingerprint unchanged), else it starts again, and after GRAPH_ATTEMPTS
+    the last resolution runs under the lock: edges computed from an older state never replace newer ones."""
     from learnmem.code.resolve import resolve_calls
 
-    with store.read() as con:
-        params = {"project": project}
-        file_rows = con.execute(sql.query("project_files"), params).fetchall()
-        unit_rows = con.execute(sql.query("project_units"), params).fetchall()
-        import_rows = con.execute(sql.query("project_imports"), params).fetchall()
-        site_rows = con.execute(sql.query("project_call_sites"), params).fetchall()
+    for _ in range(GRAPH_ATTEMPTS):
+        with store.read() as con:
+            fingerprint, files = _graph_inputs(con, project)
+        edges = resolve_calls(list(files.values()))
+        with store.write() as con:
+            if con.execute(sql.query("project_files_fingerprint"), {"project": project}).fetchone() == fingerprint:
+                return _replace_edges(con, project, edges)
+    with store.write() as con:
+        _, files = _graph_inputs(con, project)
+        return _replace_edges(con, project, resolve_calls(list(files.values())))
+
+
+def _graph_inputs(con, project: str) -> tuple[tuple, dict[str, ParsedFile]]:
+    """The fingerprint of the project's files, and its files with the units, imports and call sites stored."""
+    params = {"project": project}
+    fingerprint = con.execute(sql.query("project_files_fingerprint"), params).fetchone()
     files = {path: ParsedFile(path=path, language=language, module=module, syntax_errors=errors)
-             for path, language, module, errors in file_rows}
-    for path, name, qualified, unit_type, start, end, bases in unit_rows:
+             for path, language, module, errors in con.execute(sql.query("project_files"), params).fetchall()}
+    for path, name, qualified, unit_type, start, end, bases in con.execute(sql.query("project_units"), params).fetchall():
         files[path].units.append(Unit(name, qualified, unit_type, "", "", "", start, end, 1, tuple(bases)))
-    for path, local, module, name, line in import_rows:
+    for path, local, module, name, line in con.execute(sql.query("project_imports"), params).fetchall():
         files[path].imports.append(Import(local, module, name, line))
-    for path, caller, callee, name, line, receiver in site_rows:
+    for path, caller, callee, name, line, receiver in con.execute(sql.query("project_call_sites"), params).fetchall():
         files[path].calls.append(CallSite(caller, callee, name, line, receiver))
-    edges = resolve_calls(list(files.values()))
+    return fingerprint, files
+
+
+def _replace_edges(con, project: str, edges) -> tuple[int, int]:
     table = pa.table({
         "project": [project] * len(edges), "file_path": [e.file_path for e in edges],
         "caller_module": [e.caller_module for e in edges], "caller_qualified_name": [e.caller_qualified_name for e in edges],
@@ -289,10 +309,9 @@ def _rebuild_call_graph(store: Store, project: str) -> tuple[int, int]:
         "callee_qualified_name": pa.array([e.callee_qualified_name for e in edges], pa.string()),
         "callee_name": [_last_name(e.callee_name) for e in edges], "line": pa.array([e.line for e in edges], pa.int32()),
     })
-    with store.write() as con:
-        con.execute(sql.query("delete_calls"), {"project": project})
-        if edges:
-            con.register("new_calls", table)
-            con.execute(sql.query("insert_calls"))
-            con.unregister("new_calls")
+    con.execute(sql.query("delete_calls"), {"project": project})
+    if edges:
+        con.register("new_calls", table)
+        con.execute(sql.query("insert_calls"))
+        con.unregister("new_calls")
     return len(edges), sum(e.callee_qualified_name is not None for e in edges)

@@ -36,6 +36,12 @@ INSERT INTO code_imports BY NAME SELECT * FROM new_code_imports;
 -- name: insert_call_sites
 INSERT INTO call_sites BY NAME SELECT * FROM new_call_sites;
 
+-- name: project_files_fingerprint
+-- Changes whenever an index run changes the project's files (content, set): a call graph resolved from
+-- an older state is not written over a newer one.
+SELECT count(*), md5(coalesce(string_agg(path || ':' || content_hash, ',' ORDER BY path), ''))
+FROM code_files WHERE project = $project;
+
 -- name: project_files
 SELECT path, language, module, syntax_errors FROM code_files WHERE project = $project ORDER BY path;
 
