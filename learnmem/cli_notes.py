@@ -36,6 +36,11 @@ def cmd_notes(args: argparse.Namespace) -> None:
     cli = _tools()
     lm = cli._open(args)
     if args.notes_command == "export":
+        if args.allow_secrets:
+            from learnmem.errors import ValidationError
+
+            raise ValidationError("--allow-secrets: applies to `notes import` (and sync), which store what others "
+                                "shared; an export shares what this file holds")
         result = lm.export_notes(args.repo)
         if args.json:
             cli._emit_json(cli._as_json(result))

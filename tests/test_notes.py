@@ -222,3 +222,5 @@ def test_the_cli_shares_through_a_remote(tmp_path: Path, origin: GitRepo) -> Non
     recalled = json.loads(_run("recall", "when is staging refreshed?", "--json", cwd=bob.path).stdout)
     assert recalled["results"][0]["sources"] == ["docs/ops.md"]
     _assert_one_line_error(_run("sync", "push", "upstream", cwd=bob.path, ok=False), 2, "no remote named 'upstream'")
+    _assert_one_line_error(_run("notes", "export", "--allow-secrets", cwd=bob.path, ok=False), 2,
+                           "--allow-secrets: applies to `notes import`")
