@@ -48,6 +48,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench.ghap.run import CpuMeter
+
 ROOT = Path(__file__).resolve().parents[2]
 PROBE = Path(__file__).resolve().parent / "probe"
 OUT = ROOT / "bench" / "out" / "soak"
@@ -122,21 +124,6 @@ def spawn(role: str, name: str, project: Path, db: Path, until: float, out: Path
     return Worker(name, role, process, stderr)
 
 
-def _busy_seconds() -> float:
-    """The whole machine's busy CPU time (all cores) from /proc/stat."""
-    try:
-        with open("/proc/stat") as handle:
-            values = [int(x) for x in handle.readline().split()[1:9]]
-    except OSError:
-        return float("nan")
-    return (sum(values) - values[3] - values[4]) / os.sysconf("SC_CLK_TCK")
-
-
-def _own_seconds() -> float:
-    t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
-
-
 def run_soak(seconds: float, work: Path | None = None) -> dict:
     """Run the soak for `seconds` in `work` (default bench/out/soak/work); returns the summary (see summarize)."""
     work = Path(work) if work is not None else OUT / "work"
@@ -149,26 +136,27 @@ def run_soak(seconds: float, work: Path | None = None) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LEARNMEM_") and k != "CLAUDE_PROJECT_DIR"}
     env["PYTHONPATH"] = os.pathsep.join([str(PROBE), str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
     env["SOAK_PROBE_DIR"] = str(out / "probe")
-    busy, own = _busy_seconds(), _own_seconds()
+    meter = CpuMeter()
     load_start = os.getloadavg()
     started_wall, started = time.time(), time.perf_counter()
     until = started_wall + seconds
     log(f"soak: {seconds:.0f} s, processes: {', '.join(KINDS)}")
-    workers = [spawn("mcp", "mcp", project, db, until, out, 11, env),
-               spawn("hooks", "hook-a", project, db, until, out, 21, env),
-               spawn("hooks", "hook-b", project, db, until, out, 22, env),
-               spawn("indexer", "indexer", project, db, until, out, 31, env),
-               spawn("reader", "reader", project, db, until, out, 41, env)]
-    for worker in workers:
-        remaining = until + STOP_GRACE_S - time.time()
-        try:
-            worker.returncode = worker.process.wait(timeout=max(remaining, 1.0))
-        except subprocess.TimeoutExpired:
-            worker.overran = True
-            worker.process.kill()
-            worker.returncode = worker.process.wait()
+    with meter.section("soak"):
+        workers = [spawn("mcp", "mcp", project, db, until, out, 11, env),
+                   spawn("hooks", "hook-a", project, db, until, out, 21, env),
+                   spawn("hooks", "hook-b", project, db, until, out, 22, env),
+                   spawn("indexer", "indexer", project, db, until, out, 31, env),
+                   spawn("reader", "reader", project, db, until, out, 41, env)]
+        for worker in workers:
+            remaining = until + STOP_GRACE_S - time.time()
+            try:
+                worker.returncode = worker.process.wait(timeout=max(remaining, 1.0))
+            except subprocess.TimeoutExpired:
+                worker.overran = True
+                worker.process.kill()
+                worker.returncode = worker.process.wait()
     wall = time.perf_counter() - started
-    others = max((_busy_seconds() - busy) - (_own_seconds() - own), 0.0) / wall
+    others = meter.sections["soak"]
     log(f"all processes stopped after {wall:.0f} s; checking the file")
     summary = summarize(out, project, db, workers)
     summary["run"] = {"seconds": seconds, "wall_s": round(wall, 1), "setup_s": round(setup_seconds, 1),
