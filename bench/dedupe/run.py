@@ -23,6 +23,9 @@ from learnmem.embed import load_embedder
 
 PAIRS = Path(__file__).resolve().parent / "pairs.jsonl"
 HELDOUT = Path(__file__).resolve().parent / "heldout.jsonl"
+# One-word updates (a swapped word, on/off, before/after), written after a suite test showed the rule refusing
+# "... from pid right" as restating "... from pid left".
+SUBSTITUTIONS = Path(__file__).resolve().parent / "substitutions.jsonl"
 
 
 def best_threshold(positive: list[float], negative: list[float]) -> tuple[float, float]:
@@ -78,5 +81,8 @@ def main() -> int:
     print("| pairs | " + " | ".join(by_kind) + " |\n|---|" + "---|" * len(by_kind))
     print(f"| {PAIRS.name} | {_refused(pairs, similarities)} |")
     print(f"| {HELDOUT.name} (held out) | {_refused(heldout, _similarities(embedder, heldout))} |")
+    substitutions = _pairs(SUBSTITUTIONS)
+    print(f"\n{SUBSTITUTIONS.name} (one-word updates): {_refused(substitutions, _similarities(embedder, substitutions))} "
+          "refused")
     return 0
 
