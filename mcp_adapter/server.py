@@ -1076,8 +1076,8 @@ def build_server(lm: Any, *, allow_sql: bool = False) -> MCPServer:
             ),
         )
         async def sql(
-            query: Annotated[str, Field(description="One read-only statement, e.g. "
-                                                    "SELECT category, count(*) FROM memory_list GROUP BY ALL.")],
+            query: Annotated[str, Field(description="One read-only statement over the tables and views of the "
+                                                    "README's SQL section (memory_list, ghap_resolved...).")],
             params: Annotated[list[_SqlValue] | dict[str, _SqlValue] | None, Field(
                 description="Values of the query's parameters: [..] for $1, $2..., {name: value} for $name.")] = None,
         ) -> CallToolResult:
