@@ -196,6 +196,43 @@ def _refuse_to_replace(path: Path) -> None:
                               "(choose a new path, or remove that file first)")
 
 
+def insert_entries(con, entries: list[tuple[str, dict[str, Any]]], now: datetime,
+                   warnings: list[str]) -> tuple[list[dict[str, Any]], int]:
+    """Insert the entries (where, row) not stored yet, inside the caller's transaction; returns (the rows
+    inserted, how many were stored already). An active entry stays active only if none is (else it is
+    stored abandoned, with a warning); resolved ones get their experience axes recorded (pending)."""
+    if not entries:
+        return [], 0
+    known = {entry_id for (entry_id,) in con.execute(sql.query("ghap_entry_ids")).fetchall()}
+    active = con.execute(sql.query("active_ghap")).fetchone()
+    active_id = active[0] if active else None
+    fresh, skipped = [], 0
+    for where, row in entries:
+        if row["id"] in known:
+            skipped += 1
+            continue
+        known.add(row["id"])
+        if row["active"]:
+            if active_id is None:
+                active_id = row["id"]
+            else:
+                _abandon_on_import(row, now)
+                warnings.append(f"{where}: GHAP entry {row['id']} was active; stored as abandoned "
+                                f"({IMPORTED_WHILE_ACTIVE}: {active_id})")
+        fresh.append(row)
+    if fresh:
+        con.register("new_ghap_entries", _arrow_rows(fresh))
+        try:
+            con.execute(sql.query("insert_ghap_entries"))
+            con.execute(sql.query("insert_imported_active_ghap"))
+        finally:
+            con.unregister("new_ghap_entries")
+        for row in fresh:
+            if not row["active"]:
+                experiences.record_axes(con, row, now)
+    return fresh, skipped
+
+
 def _files(source: Path) -> list[Path]:
     """The files to read, in order: a file itself, or a journal directory's archive, JSONL files, active entry."""
     if not validate.path_exists("source", source):
@@ -496,30 +533,7 @@ def import_entries(store: Store, source: str | os.PathLike, embedder=None) -> Im
     skipped = 0
     fresh: list[dict[str, Any]] = []
     with store.write() as con:
-        seen = {entry_id for (entry_id,) in con.execute(sql.query("ghap_entry_ids")).fetchall()}
-        active = con.execute(sql.query("active_ghap")).fetchone()
-        active_id = active[0] if active else None
-        for where, row in candidates:
-            if row["id"] in seen:
-                skipped += 1
-                continue
-            seen.add(row["id"])
-            if row["active"]:
-                if active_id is None:
-                    active_id = row["id"]
-                else:
-                    _abandon_on_import(row, now)
-                    warnings.append(f"{where}: {row['id']} was active; stored as abandoned "
-                                    f"({IMPORTED_WHILE_ACTIVE}: {active_id})")
-            fresh.append(row)
-        if fresh:
-            con.register("new_ghap_entries", _arrow_rows(fresh))
-            con.execute(sql.query("insert_ghap_entries"))
-            con.execute(sql.query("insert_imported_active_ghap"))
-            con.unregister("new_ghap_entries")
-            for row in fresh:
-                if not row["active"]:
-                    experiences.record_axes(con, row, now)
+        fresh, skipped = insert_entries(con, candidates, now, warnings)
     if any(not row["active"] for row in fresh):
         ghap.embed_pending_quietly(store, embedder)  # the same after-commit policy as a resolve
     return ImportResult(imported=len(fresh), skipped_duplicates=skipped, errors=tuple(errors),

@@ -16,7 +16,6 @@ from datetime import datetime
 from typing import Any
 
 from learnmem import (
-    experiences,
     ghap,
     ghap_io,
     keywords,
@@ -284,7 +283,7 @@ def apply_batch(store: Store, embedder_factory: Callable[[], Any], batch: Batch,
                 _insert(con, "new_memory_states", sql.query("insert_portable_memory_states"),
                         _state_table(states, columns))
         merged = _merge_supersedes(con, batch.memories) if batch.merge_states else 0
-        fresh_entries, entry_skips = _insert_entries(con, batch.entries, now, warnings)
+        fresh_entries, entry_skips = ghap_io.insert_entries(con, batch.entries, now, warnings)
         skipped["ghap_entries"] += entry_skips
         known_values = {value_id for (value_id,) in con.execute(sql.query("portable_value_ids")).fetchall()}
         keep = [i for i, row in enumerate(values) if row["id"] not in known_values]
@@ -429,37 +428,3 @@ def _value_table(values: list[dict[str, Any]], terms: list[list[str]], columns: 
     return pa.table(table)
 
 
-def _insert_entries(con, entries: list[tuple[str, dict[str, Any]]], now: datetime,
-                    warnings: list[str]) -> tuple[list[dict[str, Any]], int]:
-    """Insert the entries not stored yet (inside the caller's transaction), as import_ghap does: an active
-    entry stays active only if none is; resolved ones get their experience axes recorded (pending)."""
-    if not entries:
-        return [], 0
-    known = {entry_id for (entry_id,) in con.execute(sql.query("ghap_entry_ids")).fetchall()}
-    active = con.execute(sql.query("active_ghap")).fetchone()
-    active_id = active[0] if active else None
-    fresh, skipped = [], 0
-    for where, row in entries:
-        if row["id"] in known:
-            skipped += 1
-            continue
-        known.add(row["id"])
-        if row["active"]:
-            if active_id is None:
-                active_id = row["id"]
-            else:
-                ghap_io._abandon_on_import(row, now)
-                warnings.append(f"{where}: GHAP entry {row['id']} was active; stored as abandoned "
-                                f"({ghap_io.IMPORTED_WHILE_ACTIVE}: {active_id})")
-        fresh.append(row)
-    if fresh:
-        con.register("new_ghap_entries", ghap_io._arrow_rows(fresh))
-        try:
-            con.execute(sql.query("insert_ghap_entries"))
-            con.execute(sql.query("insert_imported_active_ghap"))
-        finally:
-            con.unregister("new_ghap_entries")
-        for row in fresh:
-            if not row["active"]:
-                experiences.record_axes(con, row, now)
-    return fresh, skipped

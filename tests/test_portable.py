@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import learnmem
-from learnmem import import_batch, portable
+from learnmem import ghap_io
 from learnmem.embed import HashingEmbedder
 from learnmem.errors import NotFoundError, ValidationError
 from learnmem.memories import MEMORY_CATEGORIES
@@ -574,7 +574,7 @@ def test_a_failure_while_writing_applies_nothing(hashed_lm, tmp_path, monkeypatc
     def broken(*args, **kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(import_batch, "_insert_entries", broken)  # after the memories went in
+    monkeypatch.setattr(ghap_io, "insert_entries", broken)  # after the memories went in
     with pytest.raises(RuntimeError, match="disk full"):
         hashed_lm.import_data(path)
     assert hashed_lm.list_memories() == [] and not hashed_lm.get_active_ghap().has_active
