@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from learnmem import cli_context, cli_ghap, cli_git, cli_hooks, cli_learning, cli_notes, cli_portable
+from learnmem import cli_code, cli_context, cli_ghap, cli_git, cli_hooks, cli_learning, cli_notes, cli_portable
 
 PROG = "learnmem"
 
@@ -321,61 +321,6 @@ def cmd_reembed(args: argparse.Namespace) -> None:
         print(f"Re-embedded {count} memories with {info.embedding_model} ({info.embedding_dim}-d)")
 
 
-def cmd_index(args: argparse.Namespace) -> None:
-    """Index the source files of a folder (incremental)."""
-    result = _open(args).index_codebase(args.path, project=args.project, progress=not (args.quiet or args.json))
-    if args.json:
-        _emit_json(_as_json(result))
-        return
-    print(
-        f"{result.project}: {result.files_indexed} files indexed, {result.files_unchanged} unchanged, "
-        f"{result.files_deleted} deleted, {result.files_skipped} skipped, {result.files_failed} failed; "
-        f"{result.units} units ({result.units_embedded} embedded), {result.calls} calls "
-        f"({result.calls_resolved} resolved) in {result.seconds:.1f} s"
-    )
-    for failure in result.failures:
-        print(f"  failed: {failure}")
-
-
-def _print_edges(edges: list, args: argparse.Namespace) -> None:
-    if args.json:
-        _emit_json(_as_json(edges))
-        return
-    for edge in edges:
-        callee = f"{edge.callee_module}.{edge.callee_qualified_name}" if edge.callee_qualified_name else f"{edge.callee_name} (unresolved)"
-        caller = f"{edge.caller_module}.{edge.caller_qualified_name}".rstrip(".")
-        print(f"{edge.file_path}:{edge.line}  {caller} -> {callee}")
-    if not edges:
-        print("(no calls found)")
-
-
-def cmd_search_code(args: argparse.Namespace) -> None:
-    """Search indexed code by meaning and identifiers."""
-    hits = _open(args, read_only=True).search_code(
-        args.query, project=args.project, language=args.language, unit_type=args.unit_type, limit=args.limit
-    )
-    if args.json:
-        _emit_json(_as_json(hits))
-        return
-    for hit in hits:
-        name = hit.qualified_name or "(module)"
-        print(f"{hit.score:.3f}  {hit.file_path}:{hit.start_line}-{hit.end_line}  {hit.unit_type} {name}  [{hit.module}]")
-        if hit.signature:
-            print(f"       {_one_line(hit.signature, 100)}")
-    if not hits:
-        print("(no code found: index a folder first with `learnmem index`)")
-
-
-def cmd_callers(args: argparse.Namespace) -> None:
-    """Show who calls a function."""
-    _print_edges(_open(args, read_only=True).find_callers(args.name, project=args.project), args)
-
-
-def cmd_callees(args: argparse.Namespace) -> None:
-    """Show what a function calls."""
-    _print_edges(_open(args, read_only=True).find_callees(args.name, project=args.project), args)
-
-
 def cmd_info(args: argparse.Namespace) -> None:
     """Describe the database file: where, how big, what model, how many rows."""
     info = _open(args, read_only=True).info()
@@ -438,10 +383,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
     "sql": (cmd_sql, "run a read-only SQL query on the database"),
     "info": (cmd_info, "show the database file, its size, model and row counts"),
     "reembed": (cmd_reembed, "embed every memory and experience again with the current model (after a model change)"),
-    "index": (cmd_index, "index the source files of a folder: units, embeddings, call graph (incremental)"),
-    "search-code": (cmd_search_code, "search indexed code by meaning and identifiers"),
-    "callers": (cmd_callers, "show the call sites that call a function"),
-    "callees": (cmd_callees, "show the calls a function makes"),
+    **cli_code.COMMANDS,
     "git": (cli_git.run, "git history: index, search, history, hotspots, authors, blame, unit-history"),
     "ghap": (cli_ghap.run, "GHAP tracking: start, update, resolve, abandon, status, list, search, export, import"),
     **cli_learning.COMMANDS,
@@ -530,20 +472,6 @@ def build_parser() -> argparse.ArgumentParser:
                                      help="back the file up, then supersede each group's older memories")
     commands["supersede"].add_argument("id", metavar="ID", help="the memory to replace")
     commands["supersede"].add_argument("text", metavar="TEXT", help="what is true now")
-    index = commands["index"]
-    index.add_argument("path", nargs="?", default=".", metavar="PATH", help="folder to index (default: .)")
-    index.add_argument("--project", metavar="P", help="project name (default: the folder's name)")
-    index.add_argument("--quiet", "-q", action="store_true", help="no progress display")
-    search = commands["search-code"]
-    search.add_argument("query", metavar="QUERY", help="what the code does, or names in it")
-    search.add_argument("--project", metavar="P", help="only this project")
-    search.add_argument("--language", metavar="L", help="only this language (python, typescript, go...)")
-    search.add_argument("--unit-type", dest="unit_type", metavar="T", help="module, class, function, method or key")
-    search.add_argument("--limit", "-n", type=int, default=10, metavar="N", help="at most N units (default: 10)")
-    for name in ("callers", "callees"):
-        commands[name].add_argument("name", metavar="NAME", help="load, Config.load or app.config.Config.load")
-        commands[name].add_argument("--project", metavar="P", help="only this project")
-
     commands["reembed"].add_argument(
         "--model", metavar="PATH", help="model directory or name (default: $LEARNMEM_MODEL, else all-MiniLM-L6-v2)"
     )
@@ -553,6 +481,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_hooks.add_arguments(commands["hook"])
     cli_context.add_arguments(commands)
     cli_portable.add_arguments(commands)
+    cli_code.add_arguments(commands)
     cli_notes.add_arguments(commands)
     commands["docs-gaps"].add_argument("--limit", "-n", type=int, default=20, metavar="N",
                                        help="at most N documents (default: 20)")
