@@ -51,7 +51,10 @@ def _document(front: Mapping[str, Any], body: str) -> str:
     except ValidationError:
         pass
     # Its body would be misread (it holds a document start): carry it in the front matter instead.
-    return _START + "\n" + _dump(dict(front) | {"content": body}) + _START + "\n"
+    text = _START + "\n" + _dump(dict(front) | {"content": body}) + _START + "\n"
+    if parse(text) != [(dict(front), body)]:  # never write a note that reads back otherwise
+        raise ValueError(f"note: memory {front['id']!r} cannot be written so that it reads back the same")
+    return text
 
 
 class _Dumper(yaml.SafeDumper):
@@ -61,6 +64,13 @@ class _Dumper(yaml.SafeDumper):
         return self.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=True)
 
 
+    def represent_text(self, data):
+        # YAML reads NEL, LS, PS and CR as line breaks: only an escaped, double-quoted string keeps them.
+        style = '"' if any(char in data for char in "\x85\u2028\u2029\r") else None
+        return self.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+
+
+_Dumper.add_representer(str, _Dumper.represent_text)
 _Dumper.add_representer(list, _Dumper.represent_list)
 _Dumper.add_representer(tuple, _Dumper.represent_list)
 
