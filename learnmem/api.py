@@ -24,7 +24,6 @@ from learnmem.code.code_search import CodeHit
 from learnmem.code.graph import CallEdge
 from learnmem.code.indexer import IndexResult
 from learnmem.embed import DEFAULT_MODEL, Embedder, load_embedder
-from learnmem.errors import ValidationError
 from learnmem.git import commit_search, reports, repository
 from learnmem.git.records import (
     BlameEntry, CodeAuthor, CommitHit, CommitIndexResult, FileHistoryEntry, Hotspot, UnitChange,
@@ -110,17 +109,6 @@ class Learnmem:
 
     # -- memories ----------------------------------------------------------
 
-    def _head_sha(self) -> str | None:
-        """The commit a memory is made at: HEAD of the repository holding the file, else of the working
-        directory's (a file kept elsewhere through LEARNMEM_DB); None outside any repository."""
-        try:
-            project = self._project_repository(None)
-        except ValidationError:
-            return None
-        with project:
-            sha = repository.head_commit(project)
-        return sha.decode("ascii") if sha is not None else None
-
     def store_memory(
         self, content: str, category: str, importance: float = 0.5, tags: Sequence[str] | None = None,
         supersedes: str | None = None, allow_secrets: bool = False, sources: Sequence[str] | None = None,
@@ -145,7 +133,7 @@ class Learnmem:
         item = {"content": content, "category": category, "importance": importance, "tags": tags,
                 "sources": sources}
         result = memories.store_memories(self.store, self.embedder, [item], supersedes=supersedes,
-                                         allow_secrets=allow_secrets, commit_sha=self._head_sha(),
+                                         allow_secrets=allow_secrets, commit_sha=repository.project_head(self.store.path),
                                          index=self._memory_index, force=force)[0]
         if result.duplicate:
             return result
@@ -174,7 +162,7 @@ class Learnmem:
         current memories are not (unless `force`), as for store_memory.
         """
         return memories.store_memories(self.store, self.embedder, items, allow_secrets=allow_secrets,
-                                       commit_sha=self._head_sha(), index=self._memory_index, force=force)
+                                       commit_sha=repository.project_head(self.store.path), index=self._memory_index, force=force)
 
     def retrieve_memories(
         self, query: str, limit: int = 10, category: str | None = None, tags: Sequence[str] | None = None,
@@ -196,17 +184,8 @@ class Learnmem:
         if detail == "index":
             return [memories.summary_of(hit) for hit in hits]
         if detail == "files":
-            return self._with_files(hits)
+            return memory_files.with_files(hits, self.store.path)
         return hits
-
-    def _with_files(self, hits: list[MemoryHit]) -> list[MemoryWithFiles]:
-        try:
-            repository = self._project_repository(None)
-        except ValidationError:  # no repository: no files
-            return [MemoryWithFiles(**vars(hit), files=()) for hit in hits]
-        with repository:
-            return [MemoryWithFiles(**vars(hit), files=memory_files.commit_files(repository, hit.commit_sha,
-                                                                                  hit.sources)) for hit in hits]
 
     def list_memories(
         self, category: str | None = None, tags: Sequence[str] | None = None, limit: int = 50, offset: int = 0,
@@ -534,47 +513,35 @@ class Learnmem:
 
     # -- sharing through git notes -------------------------------------------
 
-    def _project_repository(self, repo: str | os.PathLike | None):
-        """`repo`, else the repository holding the file, else the working directory's (as _head_sha picks)."""
-        if repo is not None:
-            return notes.open_repository(repo)
-        for start in (self.store.path.parent, Path.cwd()):
-            try:
-                return notes.open_repository(start)
-            except ValidationError:
-                continue
-        raise ValidationError(f"repo: neither the file ({self.path}) nor the working directory ({Path.cwd()}) is "
-                              "inside a git repository; give repo=")
-
     def export_notes(self, repo: str | os.PathLike | None = None) -> notes.NotesExportResult:
         """Write the memories (not forgotten ones) and values as git notes under refs/notes/learnmem/<category>
         (and .../values), each memory attached to the commit it was made at; one notes commit per ref that
         changed. Notes the refs hold that this file does not are kept. See learnmem.notes."""
-        with self._project_repository(repo) as repository:
-            return notes.export_notes(self.store, repository)
+        with repository.project_repository(self.store.path, repo) as project:
+            return notes.export_notes(self.store, project)
 
     def import_notes(self, repo: str | os.PathLike | None = None, progress: bool = True,
                      allow_secrets: bool = False) -> notes.NotesImportResult:
         """Store the memories and values of the local learnmem notes refs that this file lacks (merging by id;
         embedded here), and take the supersedes they record; one transaction, refused whole (RejectedImport)
         if a note does not parse or, unless `allow_secrets`, holds something that looks like a credential."""
-        with self._project_repository(repo) as repository:
-            return notes.import_notes(self.store, self._embedder_factory, repository, progress=progress,
+        with repository.project_repository(self.store.path, repo) as project:
+            return notes.import_notes(self.store, self._embedder_factory, project, progress=progress,
                                       allow_secrets=allow_secrets)
 
     def pull_notes(self, remote: str = "origin", repo: str | os.PathLike | None = None,
                    progress: bool = True, allow_secrets: bool = False) -> notes.SyncResult:
         """Fetch a remote's learnmem notes (dulwich, no git binary), import them (as import_notes), and merge
         them into the local notes refs. `remote`: a configured remote's name, or a URL or path."""
-        with self._project_repository(repo) as repository:
-            return notes.pull(self.store, self._embedder_factory, repository, remote, progress, allow_secrets)
+        with repository.project_repository(self.store.path, repo) as project:
+            return notes.pull(self.store, self._embedder_factory, project, remote, progress, allow_secrets)
 
     def push_notes(self, remote: str = "origin", repo: str | os.PathLike | None = None,
                    progress: bool = True, allow_secrets: bool = False) -> notes.SyncResult:
         """pull_notes, then push the local learnmem notes refs to the remote; RemoteError if it refuses or
         another clone pushed in between (nothing is then changed there: push again)."""
-        with self._project_repository(repo) as repository:
-            return notes.push(self.store, self._embedder_factory, repository, remote, progress, allow_secrets)
+        with repository.project_repository(self.store.path, repo) as project:
+            return notes.push(self.store, self._embedder_factory, project, remote, progress, allow_secrets)
 
     def snapshot(self) -> duckdb.DuckDBPyConnection:
         """An in-memory copy of the whole file (every table and view) as a DuckDB connection; the file itself

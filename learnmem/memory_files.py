@@ -19,11 +19,23 @@ from dulwich.objects import Blob, Commit
 from dulwich.object_store import tree_lookup_path
 from dulwich.repo import Repo
 
-from learnmem.records import CommitFile
+from learnmem.errors import ValidationError
+from learnmem.git.repository import project_repository
+from learnmem.records import CommitFile, MemoryHit, MemoryWithFiles
 
 MAX_FILES = 5
 MAX_FILE_CHARS = 4000
 MAX_TOTAL_CHARS = 12_000
+
+
+def with_files(hits: Sequence[MemoryHit], file_path) -> list[MemoryWithFiles]:
+    """The hits with the files of their commits, from the project's repository (none outside one)."""
+    try:
+        repo = project_repository(file_path)
+    except ValidationError:
+        return [MemoryWithFiles(**vars(hit), files=()) for hit in hits]
+    with repo:
+        return [MemoryWithFiles(**vars(hit), files=commit_files(repo, hit.commit_sha, hit.sources)) for hit in hits]
 
 
 def commit_files(repo: Repo, commit_sha: str | None, sources: Sequence[str]) -> tuple[CommitFile, ...]:

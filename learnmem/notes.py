@@ -103,15 +103,6 @@ class SyncResult:
     pushed: tuple[str, ...] = ()
 
 
-def open_repository(start: Path | str) -> Repo:
-    """The repository containing `start`; ValidationError when there is none."""
-    try:
-        return Repo.discover(str(start))
-    except (NotGitRepository, OSError):
-        raise ValidationError(f"repo: {str(start)!r} is not inside a git repository; git notes need one "
-                              "(git init, or give the repository's path)") from None
-
-
 def _ref(name: str) -> bytes:
     return PREFIX + name.encode("utf-8")
 

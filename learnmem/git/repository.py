@@ -56,6 +56,34 @@ def head_commit(repo: Repo) -> bytes | None:
         return None
 
 
+def project_repository(file_path: Path, repo=None) -> Repo:
+    """`repo`, else the repository holding the learnmem file at `file_path`, else the working directory's (a
+    file kept elsewhere through LEARNMEM_DB); ValidationError when there is none."""
+    starts = [Path(repo).expanduser()] if repo is not None else [Path(file_path).parent, Path.cwd()]
+    for start in starts:
+        try:
+            return Repo.discover(str(start))
+        except (NotGitRepository, OSError):
+            continue
+    if repo is not None:
+        raise ValidationError(f"repo: {str(repo)!r} is not inside a git repository (git init, or give the "
+                              "repository's path)")
+    raise ValidationError(f"repo: neither the file ({file_path}) nor the working directory ({Path.cwd()}) is "
+                          "inside a git repository; give repo=")
+
+
+def project_head(file_path: Path) -> str | None:
+    """HEAD's commit (hex) of project_repository(file_path); None outside a repository or before its first
+    commit: the commit a memory is made at."""
+    try:
+        repo = project_repository(file_path)
+    except ValidationError:
+        return None
+    with repo:
+        sha = head_commit(repo)
+    return sha.decode("ascii") if sha is not None else None
+
+
 def branch_tips(repo: Repo) -> dict[str, bytes]:
     """refs/heads/* -> commit, for indexing every branch."""
     tips = {}
