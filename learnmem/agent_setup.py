@@ -5,7 +5,8 @@
 What `install` adds to the project root (the git top level of the directory):
 
 claude    `.claude/settings.json`   one hook per event (SessionStart, UserPromptSubmit, PreToolUse,
-                                    PostToolUse, SessionEnd) running `learnmem hook <event>`
+                                    PostToolUse, PostToolUseFailure, Stop, SessionEnd) running
+                                    `learnmem hook <event>`
           `.mcp.json`               the MCP server `learnmem` (`learnmem-mcp`, stdio)
           `.claude/commands/*.md`   the slash commands (/retro, /remember, /recall, /learning-*)
           `CLAUDE.md`               a GHAP section between `<!-- learnmem:begin` and `<!-- learnmem:end -->`
@@ -71,7 +72,8 @@ HOOK_EVENTS = (
     ("PreToolUse", "pre-tool-use", "*", 10),
     ("PostToolUse", "post-tool-use", "*", 10),
     ("PostToolUseFailure", "post-tool-use-failure", "*", 10),
-    ("SessionEnd", "session-end", None, 30),
+    ("Stop", "stop", None, 60),  # flushes the capture queue: the model may load
+    ("SessionEnd", "session-end", None, 60),
 )
 
 COMMAND_NAMES = (

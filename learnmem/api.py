@@ -17,9 +17,10 @@ from typing import Any, TextIO
 
 import duckdb
 
-from learnmem import (compaction, context, embed, experiences, ghap, ghap_io, learning, memories, memory_files,
-                      memory_usage, notes, portable, sql, validate)
-from learnmem.code import code_search, graph, indexer
+from learnmem import (capture_queue, compaction, context, embed, experiences, ghap, ghap_io, learning, memories,
+                      memory_files, memory_usage, notes, portable, sql, validate)
+from learnmem.code import bookkeeping, code_search, graph, indexer
+from learnmem.code.bookkeeping import IndexStats, RemoveFileResult
 from learnmem.code.code_search import CodeHit
 from learnmem.code.graph import CallEdge
 from learnmem.code.indexer import IndexResult
@@ -36,8 +37,8 @@ from learnmem.ghap_records import (
     ActiveGhap, Experience, GhapSummary, ResolveResult, SessionEnd, StartResult, UpdateResult,
 )
 from learnmem.memory_index import MemoryIndex
-from learnmem.records import (DeleteResult, DocGap, ForgetResult, Info, Memory, MemoryHit, MemorySummary, MemoryWithFiles,
-                              StaleMemory, StoreResult)
+from learnmem.records import (DeleteResult, DocGap, FlushResult, ForgetResult, Info, Memory, MemoryHit, MemorySummary,
+                              MemoryWithFiles, QueuedMemory, StaleMemory, StoreResult)
 from learnmem.paths import database_path, project_root
 from learnmem.store import Store
 from learnmem.version import VERSION
@@ -52,7 +53,9 @@ class Learnmem:
         *,
         read_only: bool = False,
         embedder: Embedder | None = None,
+        cold_tier: str | None = None,
     ):
+        self.cold_tier = ghap.cold_tier_setting(cold_tier)  # None: $LEARNMEM_COLD_TIER at each use, else bronze
         self._embedder = embedder
         self._model_checked = False
         self._embedder_lock = threading.Lock()
@@ -112,12 +115,14 @@ class Learnmem:
     def store_memory(
         self, content: str, category: str, importance: float = 0.5, tags: Sequence[str] | None = None,
         supersedes: str | None = None, allow_secrets: bool = False, sources: Sequence[str] | None = None,
-        force: bool = False,
+        force: bool = False, spec: str | None = None, phase: str | None = None,
     ) -> StoreResult:
         """Store one memory (category: one of MEMORY_CATEGORIES; importance in [0, 1]).
 
         It records the commit it is made at (HEAD of the project's repository, if any) and `sources`, the
-        documents it came from ("README.md#install", "lib/auth.py"; `docs_gaps` counts them).
+        documents it came from ("README.md#install", "lib/auth.py"; `docs_gaps` counts them); `spec`, the
+        slug of the spec or project it belongs to, and `phase`, one of memories.PHASES (planning,
+        implementation, review, close-out).
 
         An exact duplicate of a stored text is not stored again: its id comes back with duplicate=True. Nor is
         a restatement of a current memory of the category (similar in meaning, with the same numbers, names
@@ -131,7 +136,7 @@ class Learnmem:
         (likely duplicates, or memories it updates: supersede or forget one; nothing is decided here).
         """
         item = {"content": content, "category": category, "importance": importance, "tags": tags,
-                "sources": sources}
+                "sources": sources, "spec": spec, "phase": phase}
         result = memories.store_memories(self.store, self.embedder, [item], supersedes=supersedes,
                                          allow_secrets=allow_secrets, commit_sha=repository.project_head(self.store.path),
                                          index=self._memory_index, force=force)[0]
@@ -147,15 +152,16 @@ class Learnmem:
             "supersede it (supersede_memory, or store with supersedes=) or forget one"))
 
     def supersede_memory(self, old_id: str, new_content: str, allow_secrets: bool = False) -> StoreResult:
-        """Replace a memory with a new text of the same category, importance, tags and sources; the old one
-        is kept, superseded (see store_memory)."""
+        """Replace a memory with a new text of the same category, importance, tags, sources, spec and phase;
+        the old one is kept, superseded (see store_memory)."""
         old = memories.get_memory(self.store, old_id)
         return self.store_memory(new_content, old.category, old.importance, old.tags, supersedes=old.id,
-                                 allow_secrets=allow_secrets, sources=old.sources)
+                                 allow_secrets=allow_secrets, sources=old.sources, spec=old.spec, phase=old.phase)
 
     def store_memories(self, items: Iterable[Mapping[str, Any]], allow_secrets: bool = False,
                        force: bool = False) -> list[StoreResult]:
-        """Store many memories at once (dicts with content, category, importance?, tags?, sources?): batched
+        """Store many memories at once (dicts with content, category, importance?, tags?, sources?, spec?,
+        phase?): batched
         embedding, chunked commits; each records HEAD's commit as store_memory does.
 
         If any content looks like a credential, nothing is stored (unless `allow_secrets`), and restatements of
@@ -167,11 +173,13 @@ class Learnmem:
     def retrieve_memories(
         self, query: str, limit: int = 10, category: str | None = None, tags: Sequence[str] | None = None,
         include_superseded: bool = False, recency_half_life_days: float | None = None,
-        importance_weight: float = 0.0, detail: str = "full",
+        importance_weight: float = 0.0, detail: str = "full", spec: str | None = None, phase: str | None = None,
+        since: str | datetime | None = None,
     ) -> list[MemoryHit] | list[MemorySummary] | list[MemoryWithFiles]:
         """The memories most relevant to `query` (hybrid semantic + keyword search), best first; superseded
-        ones only with `include_superseded`, forgotten ones never. `recency_half_life_days` (a memory that
-        old counts half) and `importance_weight` (0-1) reorder the relevant ones; both off by default.
+        ones only with `include_superseded`, forgotten ones never. `category`, `tags`, `spec`, `phase` and
+        `since` (an ISO date/datetime or an age: "12h", "7d", "2w") filter exactly. `recency_half_life_days`
+        (a memory that old counts half) and `importance_weight` (0-1) reorder the relevant ones; both off.
 
         `detail`: "index" gives each as id, category, score and a one-line summary (MemorySummary: cheap to
         read; get_memory gives one whole); "full" the whole memory (MemoryHit); "files" also the files of
@@ -179,7 +187,8 @@ class Learnmem:
         """
         detail = validate.choice("detail", detail, memories.DETAILS)
         hits = memories.retrieve_memories(self._memory_index, self.embedder, query, limit, category, tags,
-                                          include_superseded, recency_half_life_days, importance_weight)
+                                          include_superseded, recency_half_life_days, importance_weight, spec,
+                                          phase, since)
         self._accesses.record(hit.id for hit in hits)
         if detail == "index":
             return [memories.summary_of(hit) for hit in hits]
@@ -189,11 +198,13 @@ class Learnmem:
 
     def list_memories(
         self, category: str | None = None, tags: Sequence[str] | None = None, limit: int = 50, offset: int = 0,
-        include_superseded: bool = False,
+        include_superseded: bool = False, spec: str | None = None, phase: str | None = None,
+        since: str | datetime | None = None,
     ) -> list[Memory]:
-        """Memories newest first, filtered by category and tags (all must match); superseded ones only with
-        `include_superseded`, forgotten ones never."""
-        return memories.list_memories(self.store, category, tags, limit, offset, include_superseded)
+        """Memories newest first, filtered by category, tags (all must match), spec, phase and since (as
+        retrieve_memories); superseded ones only with `include_superseded`, forgotten ones never."""
+        return memories.list_memories(self.store, category, tags, limit, offset, include_superseded, spec, phase,
+                                      since)
 
     def get_memory(self, id: str) -> Memory:  # noqa: A002 - the MCP tool's parameter name
         """One memory by id."""
@@ -239,6 +250,23 @@ class Learnmem:
         """Bring back a memory that forget hid."""
         return memories.restore_memory(self.store, id)
 
+    def list_queued_memories(self, limit: int = 100) -> list[QueuedMemory]:
+        """The memories captured from tool output that wait for the Stop or SessionEnd hook (learnmem.capture),
+        oldest first."""
+        return capture_queue.queued(self.store, limit)
+
+    def flush_queued_memories(self) -> FlushResult:
+        """Store the queued captures that are new as memories tagged auto-captured (those repeating a current
+        memory are dropped) and empty the queue; the result's message says how many were kept."""
+        if capture_queue.count(self.store) == 0:  # the Stop hook's usual case: no model needed
+            return FlushResult(0, (), 0, 0, "learnmem: nothing captured from tool output")
+        return capture_queue.flush(self.store, self.embedder, self._memory_index,
+                                   repository.project_head(self.store.path))
+
+    def discard_queued_memories(self) -> int:
+        """Drop every queued capture without storing it; returns how many."""
+        return capture_queue.discard(self.store)
+
     def reembed(self) -> int:
         """Embed every memory and experience axis again with this handle's model (pending axes included) and
         make it the file's model; returns the number of memories.
@@ -278,6 +306,16 @@ class Learnmem:
     def find_callees(self, function_name: str, project: str | None = None) -> list[CallEdge]:
         """Calls made inside `function_name` (bare, qualified or module-qualified)."""
         return graph.find_callees(self.store, function_name, project)
+
+    def get_indexing_stats(self, project: str | None = None) -> IndexStats:
+        """What the code index holds (files, units by language and type, calls resolved, last indexed, model),
+        for `project` or, when None, every project added up (`last_indexed_at` and `roots` per project)."""
+        return bookkeeping.get_indexing_stats(self.store, project)
+
+    def remove_file(self, path: str, project: str | None = None) -> RemoveFileResult:
+        """Take one file (relative to the project root, or absolute inside it) out of the code index, the call
+        graph resolved again, in one transaction. A file still on disk comes back on the next index_codebase."""
+        return bookkeeping.remove_file(self.store, path, project)
 
     # -- git history ---------------------------------------------------------
 
@@ -404,17 +442,19 @@ class Learnmem:
         return ghap.reset_tool_count(self.store)
 
     def search_experiences(self, query: str, axis: str = "full", domain: str | None = None,
-                           outcome: str | None = None, limit: int = 10) -> list[Experience]:
-        """Resolved entries whose `axis` text matches `query` (hybrid), best first; empty query -> []."""
+                           outcome: str | None = None, limit: int = 10, include_cold: bool = False) -> list[Experience]:
+        """Resolved entries whose `axis` text matches `query` (hybrid), best first; empty query -> []. Cold ones
+        (bronze and abandoned unless `cold_tier` says otherwise) only with `include_cold`."""
         return experiences.search_experiences(self._experience_index, self.store, self.embedder, query, axis,
-                                              domain, outcome, limit)
+                                              domain, outcome, limit, include_cold, self.cold_tier)
 
     # -- learning --------------------------------------------------------------
 
     def get_clusters(self, axis: str) -> ClusterRun:
         """Cluster the experiences of `axis` (full, strategy, surprise, root_cause) now and store the run;
         clusters largest first. Fewer than 20 experiences on the axis: InsufficientDataError."""
-        return learning.get_clusters(self.store, None if self.store.read_only else self._embedder_factory, axis)
+        return learning.get_clusters(self.store, None if self.store.read_only else self._embedder_factory, axis,
+                                     self.cold_tier)
 
     def get_cluster_members(self, cluster_id: str, limit: int = 50) -> list[Experience]:
         """The experiences of a cluster (e.g. 'surprise-3') of its axis's latest run, most central first."""
@@ -443,15 +483,16 @@ class Learnmem:
         return embed.count_tokens(texts, self._embedder)
 
     def get_context(self, situation: str | None = None, depth: str = "light", max_tokens: int = 2000,
-                    include_code: bool = True, project: str | None = None) -> Context:
+                    include_code: bool = True, project: str | None = None, spec: str | None = None) -> Context:
         """What the agent should know now, as compact markdown within `max_tokens` (the embedder's tokens).
 
-        depth "light" (session start; `situation` optional): top values, recent experiences, important and
-        recent memories, recent commits and hotspots. depth "rich" (after a failure, or on request; needs
-        `situation`): similar experiences with their lessons, values, surprise and root-cause patterns,
-        relevant memories and code units. Items carry ids to drill down with the other tools.
+        depth "light" (session start; `situation` optional): the `spec`'s blockers, decisions and learnings
+        (without a spec: recent patterns), top values, recent experiences, important and recent memories,
+        recent commits and hotspots. depth "rich" (after a failure, or on request; needs `situation`):
+        similar experiences with their lessons, values, surprise and root-cause patterns, relevant memories
+        and code units. Items carry ids to drill down with the other tools.
         """
-        return context.get_context(self, situation, depth, max_tokens, include_code, project)
+        return context.get_context(self, situation, depth, max_tokens, include_code, project, spec)
 
     def get_premortem(self, domain: str, strategy: str, situation: str | None = None) -> Premortem:
         """Before trying `strategy` on `domain` work: how that went before (counts, the failures most
@@ -488,6 +529,7 @@ class Learnmem:
             embedding_model=meta.get("embedding_model", ""),
             embedding_dim=int(meta.get("embedding_dim", 0)),
             counts=counts,
+            cold_experiences=experiences.cold_counts(self.store, self.cold_tier),
         )
 
     def backup(self, directory: str | os.PathLike | None = None) -> Path:
@@ -557,15 +599,17 @@ class Learnmem:
 
 
 def open(  # noqa: A001 - learnmem.open() reads like the builtin it mirrors
-    path: str | os.PathLike | None = None, *, read_only: bool = False, embedder: Embedder | None = None
+    path: str | os.PathLike | None = None, *, read_only: bool = False, embedder: Embedder | None = None,
+    cold_tier: str | None = None,
 ) -> Learnmem:
     """Open (creating and migrating if needed) a learnmem file.
 
     path: the DuckDB file; default `$LEARNMEM_DB`, else `<git root>/.learnmem/learnmem.duckdb`.
     read_only: open without the right to write (other processes may read too).
     embedder: the embedding model; default all-MiniLM-L6-v2, loaded on first use.
+    cold_tier: highest cold tier: silver, bronze, abandoned, none (default $LEARNMEM_COLD_TIER, else bronze).
     """
-    return Learnmem(path, read_only=read_only, embedder=embedder)
+    return Learnmem(path, read_only=read_only, embedder=embedder, cold_tier=cold_tier)
 
 
 def init_project(directory: str | os.PathLike = ".") -> Path:

@@ -176,7 +176,8 @@ def cmd_init(args: argparse.Namespace) -> None:
 def cmd_remember(args: argparse.Namespace) -> None:
     """Store one memory."""
     result = _open(args).store_memory(args.text, args.category, importance=args.importance, tags=args.tag,
-                                      allow_secrets=args.allow_secrets, sources=args.sources, force=args.force)
+                                      allow_secrets=args.allow_secrets, sources=args.sources, force=args.force,
+                                      spec=args.spec, phase=args.phase)
     if args.json:
         _emit_json(_as_json(result))
     elif result.near_duplicate:
@@ -208,7 +209,7 @@ def cmd_recall(args: argparse.Namespace) -> None:
     hits = lm.retrieve_memories(args.query, limit=args.limit, category=args.category, tags=args.tag,
                                 include_superseded=args.include_superseded,
                                 recency_half_life_days=args.half_life, importance_weight=args.importance_weight,
-                                detail=args.detail)
+                                detail=args.detail, spec=args.spec, phase=args.phase, since=args.since)
     if args.json:
         _emit_json(_as_json(hits))
     elif not hits:
@@ -225,13 +226,18 @@ def cmd_recall(args: argparse.Namespace) -> None:
 
 
 def cmd_memories(args: argparse.Namespace) -> None:
-    """List stored memories (or, with --stale, those nobody used for a while)."""
+    """List stored memories (or, with --stale, those nobody used for a while; with --queued, those captured
+    from tool output that wait to be stored)."""
+    if args.queued or args.discard_queued or args.flush_queued:
+        _queued(args)
+        return
     lm = _open(args, read_only=args.stale is None)
     if args.stale is not None:
         memories = lm.list_stale_memories(days=args.stale, limit=args.limit)
     else:
         memories = lm.list_memories(category=args.category, tags=args.tag, limit=args.limit, offset=args.offset,
-                                    include_superseded=args.include_superseded)
+                                    include_superseded=args.include_superseded, spec=args.spec, phase=args.phase,
+                                    since=args.since)
     if args.json:
         _emit_json(_as_json(memories))
     elif not memories:
@@ -239,6 +245,27 @@ def cmd_memories(args: argparse.Namespace) -> None:
     else:
         for memory in memories:
             print(_format_memory(memory))
+
+
+def _queued(args: argparse.Namespace) -> None:
+    """memories --queued / --flush-queued / --discard-queued: the capture queue (learnmem.capture)."""
+    if args.queued + args.discard_queued + args.flush_queued > 1:
+        _fail("memories: give one of --queued, --flush-queued, --discard-queued", 2)
+    if args.discard_queued:
+        count = _open(args).discard_queued_memories()
+        _emit_json({"discarded": count}) if args.json else print(f"Discarded {count} queued captures.")
+    elif args.flush_queued:
+        result = _open(args).flush_queued_memories()
+        _emit_json(_as_json(result)) if args.json else print(result.message)
+    else:
+        waiting = _open(args, read_only=True).list_queued_memories(limit=args.limit)
+        if args.json:
+            _emit_json(_as_json(waiting))
+        elif not waiting:
+            print("Nothing queued: captures from tool output are stored when the agent stops.")
+        else:
+            for item in waiting:
+                print(f"{item.id}  {item.captured_at}  {item.tool:<5} {item.category:<8} {_one_line(item.content, 200)}")
 
 
 def cmd_forget(args: argparse.Namespace) -> None:
@@ -362,11 +389,19 @@ def _common_options(*, suppress_defaults: bool) -> argparse.ArgumentParser:
 
 
 def _filter_options(parser: argparse.ArgumentParser) -> None:
-    """--category and --tag, shared by recall and memories."""
+    """--category, --tag, --spec, --phase and --since, shared by recall and memories."""
     parser.add_argument("--category", metavar="C", help="only this category")
     parser.add_argument(
         "--tag", metavar="T", action="append", help="only memories with this tag (repeat for several)"
     )
+    _spec_options(parser, "only memories of this spec (a slug, e.g. checkout-v2)", "only memories of this phase")
+    parser.add_argument("--since", metavar="WHEN",
+                        help="only memories stored since then: an ISO date or datetime, or an age (12h, 7d, 2w)")
+
+
+def _spec_options(parser: argparse.ArgumentParser, spec_help: str, phase_help: str) -> None:
+    parser.add_argument("--spec", metavar="SLUG", help=spec_help)
+    parser.add_argument("--phase", metavar="P", help=f"{phase_help}: planning, implementation, review or close-out")
 
 
 # Subcommands: (name, handler, one-line help). Add new commands here and in build_parser.
@@ -391,7 +426,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
     **cli_portable.COMMANDS,
     **cli_notes.COMMANDS,
     "hook": (cli_hooks.run, "answer a Claude Code hook event (JSON on stdin): session-start, user-prompt-submit, "
-                            "pre-tool-use, post-tool-use, session-end"),
+                            "pre-tool-use, post-tool-use, post-tool-use-failure, stop, session-end"),
 }
 
 
@@ -435,6 +470,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help="a document it came from, e.g. README.md#install (repeat for several)")
     remember.add_argument("--allow-secrets", dest="allow_secrets", action="store_true",
                           help="store it even if it looks like a credential (API key, token, password...)")
+    _spec_options(remember, "the spec or project it belongs to (a slug, e.g. checkout-v2)",
+                  "the phase of that work it was made in")
 
     recall = commands["recall"]
     recall.add_argument("query", metavar="QUERY", help="what you want to know, in plain words")
@@ -458,6 +495,12 @@ def build_parser() -> argparse.ArgumentParser:
                           help="also memories that newer ones replaced")
     memories.add_argument("--stale", nargs="?", type=float, const=30.0, metavar="DAYS",
                           help="only memories neither used nor stored in the last DAYS days (default: 30)")
+    memories.add_argument("--queued", action="store_true",
+                          help="the candidates captured from tool output, waiting for the Stop hook to store them")
+    memories.add_argument("--flush-queued", dest="flush_queued", action="store_true",
+                          help="store the queued candidates that are new now (as the Stop hook does)")
+    memories.add_argument("--discard-queued", dest="discard_queued", action="store_true",
+                          help="drop the queued candidates without storing them")
 
     forget = commands["forget"]
     forget.add_argument("id", nargs="?", metavar="ID", help="one memory id")

@@ -1,4 +1,4 @@
-"""`learnmem index|search-code|callers|callees`: the code index (learnmem/code/), each one library call plus
+"""`learnmem index|search-code|callers|callees|index-stats|remove-file`: the code index (learnmem/code/), each one library call plus
 formatting.
 
 Like cli.py, this imports only the standard library at import time.
@@ -76,11 +76,47 @@ def cmd_callees(args: argparse.Namespace) -> None:
     _print_edges(cli._open(args, read_only=True).find_callees(args.name, project=args.project), args)
 
 
+def cmd_index_stats(args: argparse.Namespace) -> None:
+    """Show what the code index holds."""
+    cli = _tools()
+    stats = cli._open(args, read_only=True).get_indexing_stats(project=args.project)
+    if args.json:
+        cli._emit_json(cli._as_json(stats))
+        return
+    languages = ", ".join(f"{language} {count}" for language, count in stats.files_by_language.items())
+    print(f"{', '.join(stats.projects) or '(no code indexed: index a folder with `learnmem index`)'}: "
+          f"{stats.files} files{f' ({languages})' if languages else ''}, {stats.units} units, {stats.calls} calls "
+          f"({stats.calls_resolved} resolved, {stats.calls_unresolved} unresolved), "
+          f"{stats.pending_embeddings} pending embeddings")
+    for language, types in stats.units_by_language.items():
+        print(f"  {language}: " + ", ".join(f"{unit_type} {count}" for unit_type, count in types.items()))
+    for project in stats.projects:
+        print(f"  {project}: last indexed {stats.last_indexed_at[project] or 'never'}, "
+              f"root {stats.roots[project] or '(not recorded)'}")
+    print(f"  model: {stats.embedding_model} ({stats.embedding_dim}-d)")
+
+
+def cmd_remove_file(args: argparse.Namespace) -> None:
+    """Take one file out of the code index."""
+    cli = _tools()
+    result = cli._open(args).remove_file(args.path, project=args.project)
+    if args.json:
+        cli._emit_json(cli._as_json(result))
+        return
+    print(f"{result.project}: removed {result.file} ({result.units_removed} units, {result.calls_removed} call "
+          f"sites); calls of other files into it: {result.calls_unresolved} now unresolved, "
+          f"{result.calls_reresolved} resolved elsewhere")
+    if result.still_on_disk:
+        print(f"  {result.file} is still on disk: the next `learnmem index` adds it back unless it is ignored")
+
+
 COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
     "index": (cmd_index, "index the source files of a folder: units, embeddings, call graph (incremental)"),
     "search-code": (cmd_search_code, "search indexed code by meaning and identifiers"),
     "callers": (cmd_callers, "show the call sites that call a function"),
     "callees": (cmd_callees, "show the calls a function makes"),
+    "index-stats": (cmd_index_stats, "show what the code index holds: files, units, calls, last indexed, model"),
+    "remove-file": (cmd_remove_file, "take one file out of the code index (back on the next index run if on disk)"),
 }
 
 
@@ -99,3 +135,7 @@ def add_arguments(commands: dict[str, argparse.ArgumentParser]) -> None:
     for name in ("callers", "callees"):
         commands[name].add_argument("name", metavar="NAME", help="load, Config.load or app.config.Config.load")
         commands[name].add_argument("--project", metavar="P", help="only this project")
+    commands["index-stats"].add_argument("--project", metavar="P", help="only this project (default: all, added up)")
+    remove = commands["remove-file"]
+    remove.add_argument("path", metavar="PATH", help="the file, relative to the project root or absolute inside it")
+    remove.add_argument("--project", metavar="P", help="its project (needed only when several index that path)")

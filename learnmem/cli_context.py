@@ -20,7 +20,7 @@ def cmd_context(args: argparse.Namespace) -> None:
     cli = _tools()
     result = cli._open(args, read_only=True).get_context(
         args.situation, depth="rich" if args.rich else "light", max_tokens=args.max_tokens,
-        include_code=not args.no_code, project=args.project)
+        include_code=not args.no_code, project=args.project, spec=args.spec)
     if args.json:
         cli._emit_json(cli._as_json(result))
     else:
@@ -54,6 +54,9 @@ def add_arguments(commands: dict[str, argparse.ArgumentParser]) -> None:
                          help="token budget, counted with the model's tokenizer (default: 2000)")
     context.add_argument("--no-code", dest="no_code", action="store_true", help="leave code units out")
     context.add_argument("--project", metavar="P", help="only this project's code and history")
+    context.add_argument("--spec", metavar="SLUG",
+                         help="lead light context with this spec's blockers, decisions and learnings (the "
+                              "SessionStart hook picks the newest spec under docs/spec/active/)")
     premortem = commands["premortem"]
     premortem.add_argument("domain", metavar="DOMAIN", help="debugging, refactoring, feature, testing, ...")
     premortem.add_argument("strategy", metavar="STRATEGY", help="systematic-elimination, trial-and-error, ...")

@@ -137,7 +137,7 @@ def cmd_search(args: argparse.Namespace) -> None:
     """Search resolved entries (experiences) on one axis."""
     cli = _tools()
     hits = cli._open(args).search_experiences(args.query, axis=args.axis, domain=args.domain, outcome=args.outcome,
-                                              limit=args.limit)
+                                              limit=args.limit, include_cold=args.include_cold)
     if args.json:
         cli._emit_json(cli._as_json(hits))
         return
@@ -242,6 +242,8 @@ def add_commands(group: argparse.ArgumentParser, common: argparse.ArgumentParser
     search.add_argument("--domain", metavar="D", help="only this domain")
     search.add_argument("--outcome", metavar="O", help="confirmed, falsified or abandoned")
     search.add_argument("--limit", "-n", type=int, default=10, metavar="N", help="at most N experiences (default: 10)")
+    search.add_argument("--include-cold", action="store_true",
+                        help="also cold experiences (bronze, abandoned; LEARNMEM_COLD_TIER sets the threshold)")
 
     export = commands["export"]
     export.add_argument("--out", "-o", metavar="FILE", help="write to FILE (default: standard output)")

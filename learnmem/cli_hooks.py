@@ -17,7 +17,7 @@ import argparse
 import os
 import sys
 
-EVENTS_HELP = ("session-start, user-prompt-submit, pre-tool-use, post-tool-use, post-tool-use-failure or "
+EVENTS_HELP = ("session-start, user-prompt-submit, pre-tool-use, post-tool-use, post-tool-use-failure, stop or "
                "session-end (Claude Code's names, e.g. SessionStart, work too; default: the payload's "
                "hook_event_name)")
 

@@ -22,8 +22,9 @@ def cmd_clusters(args: argparse.Namespace) -> None:
     if args.json:
         cli._emit_json(cli._as_json(run))
         return
+    cold = f"; {run.cold_count} cold ones left out" if run.cold_count else ""
     print(f"{run.count} clusters of {run.experience_count} experiences on axis {run.axis} "
-          f"({run.noise_count} fit none)")
+          f"({run.noise_count} fit none{cold})")
     for cluster in run.clusters:
         print(f"  {cluster.cluster_id:<16} {cluster.size:>5}  weight {cluster.avg_weight:.2f}  {cluster.label}")
     for value_id in run.dissolved_values:

@@ -7,6 +7,9 @@ and the newest memories, recent commits and churn hotspots. Rich context (after 
 or on request; needs a situation): similar experiences with their lessons, values,
 recurring root causes and surprises, relevant memories and code units.
 
+Cold experiences (bronze and abandoned by default: ghap.cold_tiers) are left out of every section, as
+search_experiences leaves them out by default; a premortem's counts and patterns still tally them.
+
 Each source ranks its own items. Items are de-duplicated across sources (same id,
 or the same text), then taken round-robin by rank, every section's best first,
 until `max_tokens` is spent (counted with the embedder's tokenizer), so that a long
@@ -61,8 +64,10 @@ class _Section:
 
 
 def get_context(lm: Learnmem, situation: str | None = None, depth: str = "light", max_tokens: int = 2000,
-                include_code: bool = True, project: str | None = None) -> Context:
-    """Light or rich context as markdown within `max_tokens` (see the module docstring)."""
+                include_code: bool = True, project: str | None = None, spec: str | None = None) -> Context:
+    """Light or rich context as markdown within `max_tokens` (see the module docstring). Light context for
+    a `spec` leads with that spec's blockers, decisions and learnings; without one, with recent patterns."""
+    spec = None if spec is None else validate.slug("spec", spec)
     validate.choice("depth", depth, DEPTHS)
     max_tokens = validate.integer("max_tokens", max_tokens, low=MIN_TOKENS, high=MAX_TOKENS)
     situation = validate.text("situation", situation, max_chars=MAX_SITUATION_CHARS, allow_empty=True) \
@@ -74,18 +79,21 @@ def get_context(lm: Learnmem, situation: str | None = None, depth: str = "light"
         raise ValidationError("situation: rich context needs a situation (what happened, what you are about to "
                               "do); got none. Use depth 'light' for session-start context without one")
     if depth == "light":
-        sections = _light_sections(lm, situation, project)
-        header = "# learnmem context (light)"
+        sections = _light_sections(lm, situation, project, spec)
+        header = "# learnmem context (light)" + (f" for spec {spec}" if spec else "")
     else:
         sections = _rich_sections(lm, situation, include_code, project)
         header = f"# learnmem context (rich): {clip(situation, 200)}"
     return _assemble(lm.count_tokens, header, depth, situation, max_tokens, _deduplicated(sections))
 
 
-def _light_sections(lm: Learnmem, situation: str | None, project: str | None) -> list[_Section]:
+def _light_sections(lm: Learnmem, situation: str | None, project: str | None, spec: str | None) -> list[_Section]:
     active = lm.get_active_ghap()
     sections = [
         _Section("Active GHAP", _active(active)),
+        _Section(f"Spec {spec}: blockers, decisions, learnings", tuple(_stored_memories(
+            lm, sql.query("spec_memories"), 12, spec=spec))) if spec else
+        _Section("Recent patterns", tuple(_stored_memories(lm, sql.query("recent_patterns"), 4))),
         _Section("Values", tuple(_value(value, 1.0 / (rank + 1)) for rank, value in
                                  enumerate(v for v in lm.list_values(limit=8) if v.dissolved_at is None))),
         _Section("Recent experiences", _recent_experiences(lm, limit=6)),
@@ -128,8 +136,8 @@ def _active(active: ActiveGhap) -> tuple[_Candidate, ...]:
 
 
 def _recent_experiences(lm: Learnmem, limit: int) -> tuple[_Candidate, ...]:
-    with lm.store.read() as con:
-        rows = _dicts(con.execute(sql.query("recent_experiences"), {"limit": limit}))
+    with lm.store.read() as con:  # cold experiences left out, as search_experiences does by default
+        rows = _warm_rows(con, sql.query("recent_experiences"), {}, limit, ghap.cold_tiers(lm.cold_tier))
     return tuple(_experience_line(row["id"], row, 1.0 / (rank + 1), rich=False) for rank, row in enumerate(rows))
 
 
@@ -173,9 +181,9 @@ def _memory(memory_id: str, category: str, content: str, score: float) -> _Candi
                       _normal(content))
 
 
-def _stored_memories(lm: Learnmem, query: str, limit: int) -> list[_Candidate]:
+def _stored_memories(lm: Learnmem, query: str, limit: int, **params: str) -> list[_Candidate]:
     with lm.store.read() as con:
-        rows = con.execute(query, {"limit": limit}).fetchall()
+        rows = con.execute(query, {"limit": limit, **params}).fetchall()
     return [_memory(memory_id, category, content, 1.0 / (rank + 1))
             for rank, (memory_id, content, category, _importance, _tags, _created) in enumerate(rows)]
 
@@ -300,7 +308,8 @@ def get_premortem(lm: Learnmem, domain: str, strategy: str, situation: str | Non
     pair = {"domain": domain, "strategy": strategy}
     with lm.store.read() as con:
         counts = dict(con.execute(sql.query("premortem_counts"), pair).fetchall())
-        recent_failures = _dicts(con.execute(sql.query("premortem_failures"), pair | {"limit": 5}))
+        # The counts and patterns tally every entry; the failures shown are warm ones (as search_experiences).
+        recent_failures = _warm_rows(con, sql.query("premortem_failures"), pair, 5, ghap.cold_tiers(lm.cold_tier))
         causes = con.execute(sql.query("premortem_root_causes"), pair | {"limit": 5}).fetchall()
         surprises = con.execute(sql.query("premortem_surprises"), pair | {"limit": 5}).fetchall()
         value_rows = _dicts(con.execute(sql.query("premortem_values"), pair | {"limit": 5}))
@@ -341,6 +350,18 @@ def _premortem_failures(lm: Learnmem, domain: str, strategy: str, situation: str
         lesson={"what_worked": row["lesson_what_worked"], "takeaway": row["lesson_takeaway"]}
         if row["lesson_what_worked"] is not None else None,
         confidence_tier=row["confidence_tier"], created_at=iso(row["created_at"])) for row in recent]
+
+
+def _warm_rows(con, query: str, params: dict, limit: int, cold: Sequence[str]) -> list[dict]:
+    """The first `limit` rows of `query` whose confidence_tier is not cold (asking deeper while cold ones
+    took places)."""
+    fetch = limit
+    while True:
+        rows = _dicts(con.execute(query, params | {"limit": fetch}))
+        warm = [row for row in rows if row["confidence_tier"] not in cold]
+        if len(warm) >= limit or len(rows) < fetch:
+            return warm[:limit]
+        fetch *= 4
 
 
 def _dicts(cursor) -> list[dict]:

@@ -304,10 +304,15 @@ class AxisRows:
         self.bm25 = Bm25(table.column("terms"))
         self.domain = np.asarray(table.column("domain").to_pylist(), dtype=object)
         self.outcome = np.asarray(table.column("outcome_status").to_pylist(), dtype=object)
-        self.weight = np.asarray([ghap.TIER_WEIGHTS.get(tier, 0.0) for tier in table.column("confidence_tier").to_pylist()])
+        tiers = table.column("confidence_tier").to_pylist()
+        self.weight = np.asarray([ghap.TIER_WEIGHTS.get(tier, 0.0) for tier in tiers])
+        self.tier = np.asarray(tiers, dtype=object)
 
-    def eligible(self, domain: str | None, outcome: str | None) -> np.ndarray:
+    def eligible(self, domain: str | None, outcome: str | None, cold: Sequence[str] = ()) -> np.ndarray:
+        """The rows a search may return: of `domain` and `outcome` (None: any), and of no tier in `cold`."""
         mask = np.ones(self.size, dtype=bool)
+        for tier in cold:
+            mask &= self.tier != tier
         if domain is not None:
             mask &= self.domain == domain
         if outcome is not None:
@@ -346,15 +351,19 @@ class ExperienceIndex(SnapshotCache[ExperienceSnapshot]):
 
 def search_experiences(
     index: ExperienceIndex, store: Store, embedder, query: str, axis: str = "full", domain: str | None = None,
-    outcome: str | None = None, limit: int = 10,
+    outcome: str | None = None, limit: int = 10, include_cold: bool = False, cold_tier: str | None = None,
 ) -> list[Experience]:
     """Experiences matching `query` on one axis, best first: exact vectors + BM25, fused.
 
     `domain` and `outcome` (confirmed, falsified, abandoned) filter exactly before
-    ranking. Pending axes are embedded first (on a read-write handle); an empty or
-    blank query finds nothing. Exact ties of the score break by tier, then recency.
+    ranking. Cold experiences (tiers at or below `cold_tier`, ghap.cold_tiers: by
+    default bronze and abandoned) are left out unless `include_cold`; they are kept
+    in the file, never deleted. Pending axes are embedded first (on a read-write
+    handle); an empty or blank query finds nothing. Exact ties of the score break
+    by tier, then recency.
     """
     text = validate.text("query", query, max_chars=MAX_QUERY_CHARS, allow_empty=True)
+    cold = () if validate.flag("include_cold", include_cold) else ghap.cold_tiers(cold_tier)
     validate.integer("limit", limit, low=1, high=MAX_LIMIT)
     validate.choice("axis", axis, AXES)
     if domain is not None:
@@ -366,7 +375,7 @@ def search_experiences(
     if not store.read_only and index.snapshot().pending:  # the snapshot knows, without opening the file
         embed_pending(store, embedder)
     rows = index.snapshot().axes[axis]
-    eligible = rows.eligible(domain, outcome)
+    eligible = rows.eligible(domain, outcome, cold)
     if not eligible.any():
         return []
     query_vector = embedder.embed([text])[0]
@@ -375,3 +384,12 @@ def search_experiences(
     ranked = hybrid_rank(similarity, rows.bm25, keywords.terms(text), eligible, limit,
                          importance=rows.weight, recency=np.arange(rows.size))
     return [rows.experience(int(row), float(score)) for row, score in zip(ranked.rows, ranked.scores)]
+
+
+def cold_counts(store: Store, cold_tier: str | None = None) -> dict[str, int]:
+    """How many resolved entries (experiences) sit in cold storage, per cold tier (zeros included; {} when
+    nothing is cold): kept in the file, left out of clustering and default search."""
+    cold = ghap.cold_tiers(cold_tier)
+    with store.read() as con:
+        counts = dict(con.execute(sql.query("experience_tier_counts")).fetchall())
+    return {tier: int(counts.get(tier, 0)) for tier in cold}

@@ -4,7 +4,8 @@ Events (kebab-case or Claude Code's own names):
 
 - session-start (SessionStart): a new learnmem session (on `startup` and `clear`; `resume` and `compact`
   keep the current one), a word about an entry an earlier session left active (an orphan) and how to keep
-  or drop it, and light context (`get_context(depth="light")`).
+  or drop it, and light context (`get_context(depth="light")`), for the newest active spec when the
+  project has one (learnmem.specs: `docs/spec/active/` by default).
 - user-prompt-submit (UserPromptSubmit): when the prompt refers to earlier work ("why did we", "last
   time", "remind me", "the plan", ...) or names a file or function the code index knows, rich context for
   it (`get_context(situation=prompt, depth="rich", include_code=False)`: similar experiences, values,
@@ -60,16 +61,26 @@ import re
 import sys
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from learnmem.hook_paths import HookPaths, locate
 from learnmem.oneshot import EMBEDDING_DIM, OneShotView
 from learnmem.paths import project_root
+from learnmem.prompt_refs import (
+    code_name_candidates,
+    known_code_names,
+    refers_to_earlier_work,
+)
+from learnmem.specs import active_specs
 from learnmem.test_runs import detect_test_command, judge_run
 from learnmem.text import LazyPattern, clip
-from learnmem.tool_counter import (  # noqa: F401 - count_tool_call: the tests and bench call it here
-    count_tool_call, pending_tool_calls, reset_counter, take_prepared, update_counter,
+from learnmem.tool_counter import (
+    count_tool_call,
+    pending_tool_calls,
+    reset_counter,
+    take_prepared,
+    update_counter,
 )
 
 # Claude Code's event names, by the kebab-case names the command accepts.
@@ -79,10 +90,13 @@ EVENTS = {
     "pre-tool-use": "PreToolUse",
     "post-tool-use": "PostToolUse",
     "post-tool-use-failure": "PostToolUseFailure",
+    "stop": "Stop",
     "session-end": "SessionEnd",
 }
-# Events whose answer reaches the agent as hookSpecificOutput.additionalContext.
+# Events whose answer reaches the agent as hookSpecificOutput.additionalContext; the others' answer is a
+# systemMessage, shown to the user.
 CONTEXT_EVENTS = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure")
+MESSAGE_EVENTS = ("Stop", "SessionEnd")
 
 DEFAULT_CHECKIN_EVERY = 10
 DEFAULT_SESSION_TOKENS = 1500  # light context at session start
@@ -107,48 +121,6 @@ def canonical_event(name: Any) -> str | None:
         return None
     key = re.sub(r"(?<=[a-z])(?=[A-Z])", "-", name.strip()).replace("_", "-").lower()
     return EVENTS.get(key)
-
-
-@dataclass(frozen=True)
-class HookPaths:
-    """The learnmem file a hook works on, and the files the hooks keep beside it."""
-
-    db: Path
-
-    @property
-    def folder(self) -> Path:
-        return self.db.parent
-
-    @property
-    def log(self) -> Path:
-        return self.folder / "hooks.log"
-
-    @property
-    def counter(self) -> Path:
-        return Path(f"{self.db}.tool-calls")
-
-    @property
-    def prepared(self) -> Path:
-        """The check-in the next PreToolUse shows, written by the PostToolUse before it (see pre_tool_use)."""
-        return Path(f"{self.db}.check-in")
-
-
-def locate(db: str | None, payload: Mapping[str, Any], environ: Mapping[str, str]) -> HookPaths:
-    """`db`, else $LEARNMEM_DB, else the first of the payload's cwd, $CLAUDE_PROJECT_DIR and this process's
-    directory whose project root holds `.learnmem/learnmem.duckdb` (the first candidate when none does)."""
-    if db:
-        return HookPaths(Path(db).expanduser().absolute())
-    if environ.get("LEARNMEM_DB"):
-        return HookPaths(Path(environ["LEARNMEM_DB"]).expanduser().absolute())
-    first = None
-    for folder in (payload.get("cwd"), environ.get("CLAUDE_PROJECT_DIR"), os.getcwd()):
-        if not isinstance(folder, str) or not folder or not Path(folder).is_dir():
-            continue
-        candidate = project_root(Path(folder)) / ".learnmem" / "learnmem.duckdb"
-        if candidate.is_file():
-            return HookPaths(candidate)
-        first = first or candidate
-    return HookPaths(first or Path.cwd() / ".learnmem" / "learnmem.duckdb")
 
 
 # -- the entry point ---------------------------------------------------------------------------------------
@@ -200,6 +172,8 @@ def handle(event: str | None, raw: bytes | str, db: str | None = None,
 
 def render(event: str, context: str | None) -> str:
     """Claude Code's hook output for `event` carrying `context` ("" when there is nothing to say)."""
+    if context and event in MESSAGE_EVENTS:
+        return json.dumps({"systemMessage": clip(context, MAX_CONTEXT_CHARS)}, ensure_ascii=False)
     if not context or event not in CONTEXT_EVENTS:
         return ""
     if len(context) > MAX_CONTEXT_CHARS:
@@ -298,15 +272,20 @@ def session_start(payload: Mapping[str, Any], paths: HookPaths, environ: Mapping
     else:
         ghap.start_session(store)
         reset_counter(paths)
-    parts = []
+    parts = [line for line in (take_flushed(paths),) if line]
     view = OneShotView(store)  # from here on the hook only reads: one connection
     try:
         orphan = ghap.get_orphaned_entry(view.store)
         if orphan.has_active:
             parts.append(f"learnmem: an earlier session left a GHAP entry active (created {orphan.created_at}):\n"
                          f"{_entry_lines(orphan)}\n{ORPHAN_HELP}")
+        specs = active_specs(_project_dir(payload, paths, environ), environ)
+        if len(specs) > 1:
+            parts.append(f"learnmem: active specs {', '.join(specs)}; the context below is for {specs[0]}, the "
+                         "most recently changed (`learnmem context --spec SLUG` shows another's).")
         try:
-            context = get_context(paths, view, "SessionStart", depth="light", max_tokens=tokens)
+            context = get_context(paths, view, "SessionStart", depth="light", max_tokens=tokens,
+                                  spec=specs[0] if specs else None)
         except Exception as error:  # noqa: BLE001 - the session and the orphan notice stand without it
             _log(paths, "SessionStart", f"light context failed: {type(error).__name__}: {error}", _traceback())
         else:
@@ -317,75 +296,26 @@ def session_start(payload: Mapping[str, Any], paths: HookPaths, environ: Mapping
     return "\n\n".join(parts) or None
 
 
+def _project_dir(payload: Mapping[str, Any], paths: HookPaths, environ: Mapping[str, str]) -> Path:
+    """The project the agent works in: the root of the payload's cwd, else of $CLAUDE_PROJECT_DIR, else of
+    the folder that holds the file's .learnmem/."""
+    for folder in (payload.get("cwd"), environ.get("CLAUDE_PROJECT_DIR")):
+        if isinstance(folder, str) and folder and Path(folder).is_dir():
+            return project_root(Path(folder))
+    return project_root(paths.folder.parent)
+
+
 # -- UserPromptSubmit --------------------------------------------------------------------------------------
 
-# Phrases that point at earlier work: the agent's memory is what can answer them.
-EARLIER_WORK = LazyPattern(
-    r"\b(?:"
-    r"why (?:did|do|were|was|have|had) (?:we|you|i)\b|why (?:we|you) (?:chose|picked|went|used|decided)"
-    r"|last (?:time|session|week|run|attempt)|previous(?:ly| session| attempt| approach)?"
-    r"|earlier (?:today|session|attempt|approach|we|you)|before,? (?:we|you) (?:tried|had|used|decided)"
-    r"|remind me|do you remember|(?:you|we) remember|remember (?:when|that|what|how|why)"
-    r"|the plan\b|our plan|what was the (?:plan|idea|decision|reason|issue|problem|fix)"
-    r"|we (?:decided|agreed|discussed|talked about|tried|chose|settled on|used to)"
-    r"|(?:did|have) (?:we|you) (?:decide|agree|try|tried|discuss|see|seen|fix|fixed|change|changed)"
-    r"|as (?:discussed|agreed|decided|planned|before)|(?:same|similar) (?:issue|error|bug|problem|failure) "
-    r"(?:as|again|before)|happened (?:before|last time)|again\?|the (?:last|previous) (?:fix|change|attempt)"
-    r"|what did we|where did we (?:leave|stop)|pick up where|continue (?:where|from)|history of"
-    r")", re.IGNORECASE)
-# Words in a prompt that look like code: a path or file name, snake_case, camelCase, PascalCase with two
-# humps, a dotted name, a call, or anything in backticks. Only these are looked up in the index.
-_BACKTICKED = LazyPattern(r"`([^`\n]{1,200})`")
-_CODE_WORD = LazyPattern(
-    r"(?<![\w/.:-])("
-    r"(?:\.{0,2}/)?[\w.-]+(?:/[\w.-]+)+"  # a path: a/b, ./a/b.py
-    r"|[\w-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|rb|php|c|h|cc|cpp|hpp|cs|swift|scala|sql|sh|md|rst"
-    r"|toml|ya?ml|json|ini|cfg|lua|ex|exs|dart|vue|svelte)"  # a file name
-    r"|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?"  # dotted: Config.load, os.path.join
-    r"|[A-Za-z]\w*_\w*[A-Za-z0-9](?:\(\))?"  # snake_case
-    r"|[a-z]+[A-Z]\w*(?:\(\))?"  # camelCase
-    r"|[A-Z][a-z0-9]+[A-Z]\w*(?:\(\))?"  # PascalCase, two humps or more
-    r"|[A-Za-z_]\w*\(\)"  # a call: load()
-    r")")
-_NOT_CODE = LazyPattern(r"^(?:https?|ftp|file)$|^(?:e\.g|i\.e|etc|vs|a\.k\.a)$", re.IGNORECASE)
-MAX_NAMES = 20
-
-
-def refers_to_earlier_work(prompt: str) -> bool:
-    """Whether the prompt asks about earlier work: "why did we", "last time", "remind me", "the plan"..."""
-    return EARLIER_WORK.search(prompt) is not None
-
-
-def code_name_candidates(prompt: str) -> list[str]:
-    """The words of `prompt` that look like code names or paths (at most MAX_NAMES, first seen first)."""
-    found: list[str] = []
-    pieces = [match.group(1) for match in _BACKTICKED.finditer(prompt)]
-    pieces += [match.group(1) for match in _CODE_WORD.finditer(_BACKTICKED.sub(" ", prompt))]
-    for piece in pieces:
-        name = piece.strip().strip(".,;:!?'\"()[]{}<>")
-        name = re.sub(r"\(\)$", "", name)
-        name = re.sub(r":\d+(?:[-:]\d+)?$", "", name)  # store.py:120
-        name = re.sub(r"^\./", "", name)
-        if not name or "://" in piece or _NOT_CODE.match(name) or not re.search(r"[A-Za-z]", name):
-            continue
-        if " " in name:  # a backticked snippet: its code-looking words
-            found += [word for word in code_name_candidates(name) if word not in found]
-            continue
-        if name not in found:
-            found.append(name)
-    return found[:MAX_NAMES]
-
-
-def known_code_names(store, names: list[str]) -> list[tuple[str, str]]:
-    """(name, where) for each of `names` that the code index holds as a unit or a file."""
-    from learnmem import sql
-
-    with store.read() as con:
-        return con.execute(sql.query("known_code_names"), {"names": names}).fetchall()
-
-
 def user_prompt_submit(payload: Mapping[str, Any], paths: HookPaths, environ: Mapping[str, str]) -> str | None:
-    """Rich context when the prompt refers to earlier work or names indexed code; otherwise nothing."""
+    """Rich context when the prompt refers to earlier work or names indexed code; otherwise nothing. The
+    line of the last capture flush comes first, once."""
+    flushed = take_flushed(paths)
+    context = _prompt_context(payload, paths, environ)
+    return "\n\n".join(part for part in (flushed, context) if part) or None
+
+
+def _prompt_context(payload: Mapping[str, Any], paths: HookPaths, environ: Mapping[str, str]) -> str | None:
     prompt = payload.get("prompt")
     if not isinstance(prompt, str) or not prompt.strip():
         return None
@@ -511,8 +441,12 @@ def _check_in_message(count: int, active: Any) -> str:
 def post_tool_use(payload: Mapping[str, Any], paths: HookPaths, environ: Mapping[str, str],
                   failed_event: bool = False) -> str | None:
     """A test/build run's outcome, recorded against the active entry, and the question to resolve it;
-    then the next call's check-in prepared when it will be due."""
+    then the next call's check-in prepared when it will be due; learnable moments queued (learnmem.capture)."""
     message = _test_run(payload, paths, failed_event)
+    try:
+        _capture(payload, paths, failed_event)
+    except Exception as error:  # noqa: BLE001 - the run's message stands without the capture
+        _log(paths, "PostToolUse", f"capture failed: {type(error).__name__}: {error}", _traceback())
     try:
         prepare_check_in(paths, environ)
     except Exception as error:  # noqa: BLE001 - the run's message stands; the check-in is made at PreToolUse
@@ -551,6 +485,17 @@ def _test_run(payload: Mapping[str, Any], paths: HookPaths, failed_event: bool) 
             "action or prediction with update_ghap.")
 
 
+def _capture(payload: Mapping[str, Any], paths: HookPaths, failed_event: bool) -> None:
+    from learnmem.capture import candidates
+    from learnmem.capture_failures import PendingFailures
+
+    found = candidates(payload, PendingFailures(paths.pending_failures), failed_event)
+    if found:
+        from learnmem import capture_queue
+
+        capture_queue.enqueue(_store(paths), found, payload.get("session_id"))
+
+
 def post_tool_use_failure(payload: Mapping[str, Any], paths: HookPaths,
                           environ: Mapping[str, str]) -> str | None:
     """Claude Code reports a command that exited non-zero as PostToolUseFailure: a failed run."""
@@ -560,12 +505,57 @@ def post_tool_use_failure(payload: Mapping[str, Any], paths: HookPaths,
 # -- SessionEnd --------------------------------------------------------------------------------------------
 
 
-def session_end(payload: Mapping[str, Any], paths: HookPaths, environ: Mapping[str, str]) -> None:
-    """End the session (its active entry is abandoned as `session ended`); the pending tool calls go."""
+def stop(payload: Mapping[str, Any], paths: HookPaths, environ: Mapping[str, str]) -> str | None:
+    """The agent finished its turn: failures left unfixed by an outside condition become blockers, then the
+    capture queue is flushed; one line on what was kept (module docstring)."""
+    from learnmem.capture_failures import PendingFailures, unresolved_blockers
+
+    blockers = unresolved_blockers(PendingFailures(paths.pending_failures))
+    if blockers:
+        from learnmem import capture_queue
+
+        capture_queue.enqueue(_store(paths), blockers, payload.get("session_id"))
+    return _flush(paths)
+
+
+def _flush(paths: HookPaths) -> str | None:
+    """Flush the capture queue (the model loads only when it holds something). The line goes to the user
+    now and, through a file beside the database, to the agent with its next prompt or session."""
+    from learnmem import capture_queue
+
+    store = _store(paths)
+    if capture_queue.count(store) == 0:
+        return None
+    import learnmem
+
+    result = learnmem.open(paths.db).flush_queued_memories()
+    temporary = paths.flushed.with_name(f"{paths.flushed.name}.{os.getpid()}")
+    temporary.write_text(result.message, encoding="utf-8")
+    os.replace(temporary, paths.flushed)
+    return result.message
+
+
+def take_flushed(paths: HookPaths) -> str | None:
+    """The line the last flush left for the agent, once (the file is removed)."""
+    try:
+        text = paths.flushed.read_text(encoding="utf-8")
+        os.unlink(paths.flushed)
+    except OSError:
+        return None
+    return text.strip() or None
+
+
+def session_end(payload: Mapping[str, Any], paths: HookPaths, environ: Mapping[str, str]) -> str | None:
+    """Flush the capture queue, then end the session (its active entry is abandoned as `session ended`);
+    the pending tool calls go."""
     from learnmem import ghap
 
-    reset_counter(paths)
-    ghap.end_session(_store(paths))
+    try:
+        message = _flush(paths)
+    finally:
+        reset_counter(paths)
+        ghap.end_session(_store(paths))
+    return message
 
 
 HANDLERS: dict[str, Callable[[Mapping[str, Any], HookPaths, Mapping[str, str]], str | None]] = {
@@ -574,5 +564,6 @@ HANDLERS: dict[str, Callable[[Mapping[str, Any], HookPaths, Mapping[str, str]], 
     "PreToolUse": pre_tool_use,
     "PostToolUse": post_tool_use,
     "PostToolUseFailure": post_tool_use_failure,
+    "Stop": stop,
     "SessionEnd": session_end,
 }

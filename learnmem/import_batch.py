@@ -32,7 +32,9 @@ from learnmem.memories import (
     content_hash,
     new_id,
     passage_lists,
+    validate_phase,
     validate_sources,
+    validate_spec,
 )
 from learnmem.progress import Progress
 from learnmem.store import Store
@@ -143,6 +145,8 @@ def memory_row(raw: Mapping[str, Any], columns: Columns) -> tuple[dict[str, Any]
         "created_at": check_time("created_at", raw.get("created_at")),
         "commit_sha": None if raw.get("commit_sha") is None else commit_sha("commit_sha", raw["commit_sha"]),
         "sources": list(validate_sources("sources", raw.get("sources"))) or None,
+        "spec": validate_spec("spec", raw.get("spec")),
+        "phase": validate_phase("phase", raw.get("phase")),
     }
     for name in columns.memory.names:
         if name not in row and name in raw:

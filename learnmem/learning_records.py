@@ -20,7 +20,9 @@ class ClusterInfo:
 
 @dataclass(frozen=True)
 class ClusterRun:
-    """get_clusters: the clusters of one axis, largest first, and how many experiences were noise."""
+    """get_clusters: the clusters of one axis, largest first, and how many experiences were noise;
+    `experience_count` is how many could be members (the warm ones), `cold_count` how many could not (they
+    take part in finding the clusters, never in one: learning.get_clusters)."""
 
     axis: str
     run_id: str
@@ -30,6 +32,7 @@ class ClusterRun:
     experience_count: int
     created_at: str
     dissolved_values: tuple[str, ...] = ()  # values this run left without a cluster (flagged, not deleted)
+    cold_count: int = 0  # cold experiences of the axis: never members (kept in the file; ghap.cold_tiers)
 
 
 @dataclass(frozen=True)

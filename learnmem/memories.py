@@ -11,6 +11,7 @@ import hashlib
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,7 @@ import pyarrow as pa
 from learnmem import dedupe, keywords, passages, secret_scan, sql, validate
 from learnmem.embed import Embedder
 from learnmem.errors import NotFoundError, ValidationError
-from learnmem.memory_index import MemoryIndex, iso, memory_fields
+from learnmem.memory_index import MEMORY_COLUMNS, MemoryIndex, iso, memory_fields
 from learnmem.records import (DeleteResult, DocGap, ForgetResult, Memory, MemoryHit, MemorySummary, SimilarMemory,
                               StoreResult)
 from learnmem.search import hybrid_rank
@@ -39,7 +40,11 @@ MEMORY_CATEGORIES = (
     "requirement",  # what the result must do or satisfy
     "convention",  # the project's agreed style, naming, layout
     "context",  # background that frames the rest (who, what for) — kept apart from facts to filter it out
+    "inception",  # planning: why the work exists, its scope and the bets it makes
+    "elicitation",  # planning: what was learned by asking the user or the stakeholders
 )
+# The phases of a spec's work a memory can be made in (store_memory(phase=...)).
+PHASES = ("planning", "implementation", "review", "close-out")
 MAX_CONTENT_CHARS = 10_000
 # The width of the embedding columns (sql/migrations/001_memories.sql).
 EMBEDDING_DIM = 384
@@ -56,7 +61,7 @@ RERANK_DEPTH = 5  # with recency or importance weights, this many times `limit` 
 STORE_CHUNK = 1000
 MAX_SOURCES = 20
 MAX_SOURCE_CHARS = 300
-_ROW_KEYS = ("content", "category", "importance", "tags", "sources")
+_ROW_KEYS = ("content", "category", "importance", "tags", "sources", "spec", "phase")
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,8 @@ class _Draft:
     tags: tuple[str, ...]
     content_hash: str
     sources: tuple[str, ...] = ()
+    spec: str | None = None
+    phase: str | None = None
 
 
 def content_hash(content: str) -> str:
@@ -95,7 +102,32 @@ def _draft(item: Mapping[str, Any], field_prefix: str, allow_secrets: bool = Fal
         tags=validate.tags(f"{field_prefix}tags", item.get("tags")),
         content_hash=content_hash(content),
         sources=validate_sources(f"{field_prefix}sources", item.get("sources")),
+        spec=validate_spec(f"{field_prefix}spec", item.get("spec")),
+        phase=validate_phase(f"{field_prefix}phase", item.get("phase")),
     )
+
+
+@dataclass(frozen=True)
+class MemoryFilter:
+    """retrieve_memories' and list_memories' filters on where a memory came from, checked."""
+
+    spec: str | None
+    phase: str | None
+    since: datetime | None
+
+    @classmethod
+    def of(cls, spec: Any, phase: Any, since: Any) -> MemoryFilter:
+        return cls(validate_spec("spec", spec), validate_phase("phase", phase), validate.moment("since", since))
+
+
+def validate_spec(field: str, spec: Any) -> str | None:
+    """A spec or project slug (validate.slug), or None."""
+    return None if spec is None else validate.slug(field, spec)
+
+
+def validate_phase(field: str, phase: Any) -> str | None:
+    """One of PHASES, or None."""
+    return None if phase is None else validate.choice(field, phase, PHASES)
 
 
 def validate_sources(field: str, sources: Any) -> tuple[str, ...]:
@@ -269,6 +301,8 @@ def _arrow_rows(fresh: Sequence[tuple[_Draft, np.ndarray, np.ndarray, list[str]]
             "passages": passage_lists([row[2] for row in fresh], dim),
             "commit_sha": pa.array([commit_sha] * len(drafts), pa.string()),
             "sources": pa.array([list(d.sources) or None for d in drafts], pa.list_(pa.string())),
+            "spec": pa.array([d.spec for d in drafts], pa.string()),
+            "phase": pa.array([d.phase for d in drafts], pa.string()),
         }
     )
 
@@ -291,9 +325,14 @@ def retrieve_memories(
     include_superseded: bool = False,
     recency_half_life_days: float | None = None,
     importance_weight: float = 0.0,
+    spec: str | None = None,
+    phase: str | None = None,
+    since: Any = None,
 ) -> list[MemoryHit]:
     """The memories most relevant to `query`: exact vector + BM25 rankings, fused. Forgotten memories are
-    never found; superseded ones only with `include_superseded` (each says what replaced it).
+    never found; superseded ones only with `include_superseded` (each says what replaced it). `category`,
+    `tags`, `spec`, `phase` and `since` (stored at or after: an ISO date or datetime, or an age such as
+    "7d") filter exactly.
 
     Off by default, two weights reorder the relevant candidates (the best RERANK_DEPTH x limit):
     `recency_half_life_days` multiplies a score by 2^(-age / half-life), so a memory that old counts
@@ -308,8 +347,10 @@ def retrieve_memories(
                                                  low=0.01, high=100_000)
     importance_weight = validate.number("importance_weight", importance_weight, low=0.0, high=1.0)
     wanted_tags = validate.tags("tags", tags)
+    origin = MemoryFilter.of(spec, phase, since)
     snapshot = index.snapshot()
-    eligible = snapshot.eligible(category, wanted_tags, bool(include_superseded))
+    eligible = snapshot.eligible(category, wanted_tags, bool(include_superseded), origin.spec, origin.phase,
+                                 origin.since)
     if not eligible.any():
         return []
     weighted = recency_half_life_days is not None or importance_weight > 0
@@ -361,11 +402,14 @@ def _memory(row: tuple) -> Memory:
 
 def list_memories(
     store: Store, category: str | None = None, tags: Sequence[str] | None = None, limit: int = 50, offset: int = 0,
-    include_superseded: bool = False,
+    include_superseded: bool = False, spec: str | None = None, phase: str | None = None, since: Any = None,
 ) -> list[Memory]:
-    """Memories newest first, optionally of one category and carrying all the given tags; forgotten ones
-    never, superseded ones only with `include_superseded`."""
+    """Memories newest first, optionally of one category, carrying all the given tags, of a spec, of a phase,
+    stored since a moment (as retrieve_memories); forgotten ones never, superseded ones only with
+    `include_superseded`."""
+    origin = MemoryFilter.of(spec, phase, since)
     params = {
+        "spec": origin.spec, "phase": origin.phase, "since": origin.since,
         "include_superseded": bool(include_superseded),
         "category": None if category is None else validate.choice("category", category, MEMORY_CATEGORIES),
         "tags": list(validate.tags("tags", tags)),
@@ -387,8 +431,9 @@ def get_memory(store: Store, memory_id: str) -> Memory:
         row = con.execute(sql.query("get_memory"), {"id": memory_id}).fetchone()
     if row is None:
         raise NotFoundError(f"id: no memory {memory_id!r} (list_memories shows the ids)")
-    if row[9] is not None:
-        raise NotFoundError(f"id: memory {memory_id!r} was forgotten at {iso(row[9])}; restore_memory brings it back")
+    forgotten_at = row[len(MEMORY_COLUMNS)]
+    if forgotten_at is not None:
+        raise NotFoundError(f"id: memory {memory_id!r} was forgotten at {iso(forgotten_at)}; restore_memory brings it back")
     return _memory(row)
 
 

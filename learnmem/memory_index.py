@@ -26,12 +26,12 @@ from learnmem.vectors import to_matrix
 
 _MAX_CHUNKS = 16
 MEMORY_COLUMNS = ("id", "content", "category", "importance", "tags", "created_at", "superseded_by", "commit_sha",
-                  "sources")
+                  "sources", "spec", "phase")
 
 
 def memory_fields(row: Sequence[Any]) -> dict[str, Any]:
     """Memory's fields from a row (id, content, category, importance, tags, created_at, superseded_by,
-    commit_sha, sources): the column order of the memory queries."""
+    commit_sha, sources, spec, phase): the column order of the memory queries."""
     fields = dict(zip(MEMORY_COLUMNS, row[: len(MEMORY_COLUMNS)]))
     return fields | {"tags": tuple(fields["tags"]), "created_at": iso(fields["created_at"]),
                      "sources": tuple(fields["sources"] or ())}
@@ -100,12 +100,19 @@ class MemorySnapshot:
                 np.maximum.at(scores, self.passages.owners, self.passages.vectors @ query_vector)
         return scores
 
-    def eligible(self, category: str | None, tags: tuple[str, ...], include_superseded: bool = False) -> np.ndarray:
-        """Rows of this category (if given) carrying every tag in `tags`; never forgotten ones, superseded
-        ones only with `include_superseded`."""
+    def eligible(self, category: str | None, tags: tuple[str, ...], include_superseded: bool = False,
+                 spec: str | None = None, phase: str | None = None, since: datetime | None = None) -> np.ndarray:
+        """Rows of this category, spec and phase (each if given), stored at or after `since` (if given),
+        carrying every tag in `tags`; never forgotten ones, superseded ones only with `include_superseded`."""
         mask = ~self.forgotten if include_superseded else ~(self.forgotten | self.superseded)
         if category is not None:
             mask &= self.categories == category
+        for name, wanted in (("spec", spec), ("phase", phase)):
+            if wanted is not None:
+                mask &= pc.fill_null(pc.equal(self.table.column(name), wanted), False).to_numpy(zero_copy_only=False)
+        if since is not None:
+            created = self.table.column("created_at").to_numpy(zero_copy_only=False).astype("datetime64[us]")
+            mask &= created >= np.datetime64(since, "us")
         if tags:
             tag_lists = self.table.column("tags").combine_chunks()
             flat = pc.list_flatten(tag_lists).to_numpy(zero_copy_only=False)

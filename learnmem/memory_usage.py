@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from learnmem import sql, validate
-from learnmem.memory_index import memory_fields
+from learnmem.memory_index import MEMORY_COLUMNS, memory_fields
 from learnmem.records import StaleMemory
 from learnmem.store import Store, iso, utc_now
 
@@ -75,5 +75,7 @@ def stale_memories(store: Store, days: float = 30, limit: int = 50) -> list[Stal
     with store.read() as con:
         rows = con.execute(sql.query("stale_memories"),
                            {"before": utc_now() - timedelta(days=days), "limit": limit}).fetchall()
-    return [StaleMemory(**memory_fields(row), accesses=row[9], last_accessed_at=iso(row[10]) if row[10] else None)
+    usage = len(MEMORY_COLUMNS)
+    return [StaleMemory(**memory_fields(row), accesses=row[usage],
+                        last_accessed_at=iso(row[usage + 1]) if row[usage + 1] else None)
             for row in rows]

@@ -40,6 +40,7 @@ class OneShotView:
 
     def __init__(self, store):
         self.store = _OneConnection(store)
+        self.cold_tier = None  # as Learnmem.cold_tier: None reads $LEARNMEM_COLD_TIER (default bronze)
         self._embedder = None
         self._vectors: dict[str, str] = {}
         self._ranked: dict[tuple, dict[str, list[dict[str, Any]]]] = {}  # (query, domain, outcome) -> axis -> rows
@@ -102,27 +103,34 @@ class OneShotView:
                           created_at=iso(row["created_at"]), score=round(float(row["score"]), 6)) for row in rows]
 
     def search_experiences(self, query: str, axis: str = "full", domain: str | None = None,
-                           outcome: str | None = None, limit: int = 10):
+                           outcome: str | None = None, limit: int = 10, include_cold: bool = False):
+        from learnmem import ghap
         from learnmem.ghap_records import Experience
         from learnmem.store import iso
 
         if not query or not query.strip():
             return []
-        key = (query, domain, outcome)
+        cold = () if include_cold else ghap.cold_tiers(self.cold_tier)  # as the facade: left out by default
+        key = (query, domain, outcome, cold)
         if axis in self.PREFETCH_AXES and limit <= self.PREFETCH_LIMIT:
             axes, depth = list(self.PREFETCH_AXES), self.PREFETCH_LIMIT
         else:
             axes, depth = [axis], limit
         if axis not in self._ranked.get(key, {}) or len(self._ranked[key][axis]) < min(limit, depth):
-            ranked = self._rows(sql.query("hook_ranked_experiences"), {
-                "q": self._vector(query), "axes": axes, "limit": depth, "domain": domain, "outcome": outcome})
-            found = self._ranked.setdefault(key, {})
-            for name in axes:
-                found[name] = [row for row in ranked if row["axis"] == name]
-            missing = sorted({row["ghap_id"] for row in ranked} - set(self._entries))
-            if missing:
-                for row in self._rows(sql.query("hook_experience_rows"), {"ids": missing}):
-                    self._entries[row["ghap_id"]] = row
+            while True:
+                ranked = self._rows(sql.query("hook_ranked_experiences"), {
+                    "q": self._vector(query), "axes": axes, "limit": depth, "domain": domain, "outcome": outcome})
+                missing = sorted({row["ghap_id"] for row in ranked} - set(self._entries))
+                if missing:
+                    for row in self._rows(sql.query("hook_experience_rows"), {"ids": missing}):
+                        self._entries[row["ghap_id"]] = row
+                found = self._ranked.setdefault(key, {})
+                for name in axes:
+                    found[name] = [row for row in ranked if row["axis"] == name
+                                   and self._entries[row["ghap_id"]]["confidence_tier"] not in cold]
+                if len(found[axis]) >= limit or sum(row["axis"] == axis for row in ranked) < depth:
+                    break
+                depth *= 4  # cold experiences took places in the ranking: look deeper
         hits = []
         for ranked_row in self._ranked[key][axis][:limit]:
             row = dict(self._entries[ranked_row["ghap_id"]])

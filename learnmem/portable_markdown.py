@@ -40,7 +40,7 @@ from typing import Any
 
 from learnmem import sql, validate
 from learnmem.errors import ValidationError
-from learnmem.memories import MAX_CONTENT_CHARS, MEMORY_CATEGORIES
+from learnmem.memories import MAX_CONTENT_CHARS, MEMORY_CATEGORIES, validate_phase, validate_spec
 from learnmem.import_batch import Batch, ImportedMemory, check_time
 from learnmem.portable import iso_z, rows_of
 
@@ -101,9 +101,10 @@ def _sections(memories: Sequence[Mapping[str, Any]]) -> list[str]:
     for heading in standard + custom:
         out += [f"### {heading}", ""]
         for memory in groups[heading]:
-            out += _bullet(memory["content"], {"id": memory["id"], "category": memory["category"],
-                                               "importance": memory["importance"], "tags": list(memory["tags"]),
-                                               "created_at": iso_z(memory["created_at"])})
+            meta = {"id": memory["id"], "category": memory["category"], "importance": memory["importance"],
+                    "tags": list(memory["tags"]), "created_at": iso_z(memory["created_at"])}
+            out += _bullet(memory["content"], meta | {key: memory[key] for key in ("spec", "phase")
+                                                      if memory.get(key) is not None})
         out.append("")
     return out
 
@@ -146,7 +147,7 @@ _COMMENT_LINE = re.compile(r"^\s*<!--.*-->\s*$")
 _TRAILER = re.compile(r"<!--\s*learnmem\s+(\{.*\})\s*-->\s*$", re.DOTALL)
 _DATE = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[ T](\d{1,2}:\d{2}(?::\d{2})?))?\s*(Z\b|UTC\b|GMT\b|[+-]\d{2}:?\d{2})?")
 _CONTAINERS = ("recent sessions", "sessions")
-_MEMORY_META = ("id", "category", "importance", "tags", "created_at")
+_MEMORY_META = ("id", "category", "importance", "tags", "created_at", "spec", "phase")
 
 
 def _heading_categories() -> dict[str, str]:
@@ -325,6 +326,8 @@ class _MarkdownReader:
                 "importance": validate.number("importance", importance, low=0.0, high=1.0),
                 "tags": list(validate.tags("tags", tags)),
                 "created_at": created,
+                "spec": validate_spec("spec", meta.get("spec")),
+                "phase": validate_phase("phase", meta.get("phase")),
             }
         except ValidationError as error:
             self.batch.problems.append(f"{where}: {error}; skipped")

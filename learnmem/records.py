@@ -14,7 +14,8 @@ class Memory:
     """A stored memory: one fact, decision, preference, correction... `superseded_by` names the memory
     that replaced it (such memories are hidden from retrieval unless asked for); `commit_sha` is the HEAD
     of the project's repository when it was stored (None outside one); `sources` the documents it was
-    drawn from."""
+    drawn from; `spec` the spec or project slug it belongs to and `phase` the phase of that work it was made
+    in (planning, implementation, review, close-out), both None when not given."""
 
     id: str
     content: str
@@ -25,6 +26,8 @@ class Memory:
     superseded_by: str | None = field(default=None, kw_only=True)
     commit_sha: str | None = field(default=None, kw_only=True)
     sources: tuple[str, ...] = field(default=(), kw_only=True)
+    spec: str | None = field(default=None, kw_only=True)
+    phase: str | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -131,6 +134,8 @@ class Info:
     embedding_model: str
     embedding_dim: int
     counts: dict[str, int]
+    # Experiences in cold storage per cold tier (kept, left out of clustering and default search); {} if none is.
+    cold_experiences: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -142,3 +147,29 @@ class ForgetResult:
     count: int
     hard: bool
 
+
+
+@dataclass(frozen=True)
+class QueuedMemory:
+    """A memory captured from tool output (learnmem.capture), waiting in the queue until the Stop or SessionEnd
+    hook flushes it: the tool it came from, its category (learning or blocker) and text."""
+
+    id: str
+    session_id: str | None
+    captured_at: str
+    tool: str
+    category: str
+    content: str
+
+
+@dataclass(frozen=True)
+class FlushResult:
+    """flush_queued_memories: how many queued candidates there were, the ids of the memories stored from them,
+    how many repeated what was known (a current memory, or another candidate), and how many were dropped
+    because they looked like credentials."""
+
+    queued: int
+    stored: tuple[str, ...]
+    known: int
+    dropped: int
+    message: str

@@ -188,6 +188,12 @@ def _kind(words: list[str]) -> tuple[str, str] | None:
     return None
 
 
+def simple_commands(command: str) -> list[list[str]]:
+    """The simple commands of a command line, in order, each from its program on (environment assignments,
+    wrappers and runners removed): `cd src && uv run pytest -x` -> [["cd", "src"], ["pytest", "-x"]]."""
+    return [words for words in (_program(words) for words, _, _ in _split(command)) if words]
+
+
 def detect_test_command(command: str) -> TestCommand | None:
     """The last test or build run in a shell command line (pytest, python -m pytest, npm/pnpm/yarn test,
     cargo test, go test, make test / make build, tox, nox, ...), with whether the command's exit status is

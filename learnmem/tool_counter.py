@@ -37,24 +37,48 @@ def _exclusive(fd: int):
         fcntl.flock(fd, fcntl.LOCK_UN)
 
 
-def update_counter(path: Path, change: Callable[[int], int]) -> int:
-    """Apply `change` to the pending count under the lock; returns the count before the change."""
+class LockedText:
+    """The text of a small file held under an exclusive lock (locked_file)."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+
+    def read(self, limit: int = 1 << 20) -> str:
+        """At most `limit` bytes of it, decoded."""
+        os.lseek(self.fd, 0, os.SEEK_SET)
+        chunks, left = [], limit
+        while left > 0 and (chunk := os.read(self.fd, min(left, 65536))):
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks).decode("utf-8", errors="replace")
+
+    def write(self, text: str) -> None:
+        data = text.encode("utf-8")
+        os.lseek(self.fd, 0, os.SEEK_SET)
+        os.write(self.fd, data)
+        os.ftruncate(self.fd, len(data))
+
+
+@contextmanager
+def locked_file(path: Path):
+    """A small file beside the database (created if missing), read and rewritten under an exclusive lock."""
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         with _exclusive(fd):
-            os.lseek(fd, 0, os.SEEK_SET)
-            raw = os.read(fd, 64)
-            try:
-                count = max(int(raw.split()[0]), 0)
-            except (ValueError, IndexError):  # empty (new) or damaged: count from zero
-                count = 0
-            data = f"{change(count)}\n".encode()
-            os.lseek(fd, 0, os.SEEK_SET)
-            os.write(fd, data)
-            os.ftruncate(fd, len(data))
-        return count
+            yield LockedText(fd)
     finally:
         os.close(fd)
+
+
+def update_counter(path: Path, change: Callable[[int], int]) -> int:
+    """Apply `change` to the pending count under the lock; returns the count before the change."""
+    with locked_file(path) as handle:
+        try:
+            count = max(int(handle.read(64).split()[0]), 0)
+        except (ValueError, IndexError):  # empty (new) or damaged: count from zero
+            count = 0
+        handle.write(f"{change(count)}\n")
+    return count
 
 
 def count_tool_call(paths, every: int) -> int:

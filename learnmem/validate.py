@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,20 @@ def identifier(field: str, value: Any) -> str:
     if not isinstance(value, str) or not _IDENTIFIER.match(value):
         raise ValidationError(f"{field}: {value!r} is not an id (letters, digits, '_', '.', '-'; at most 100)")
     return value
+
+
+_SLUG = re.compile(r"[a-z0-9][a-z0-9._-]*")
+MAX_SLUG_CHARS = 100
+
+
+def slug(field: str, value: Any) -> str:
+    """A slug ("checkout-v2", "2026-q1.billing"), lowercased: letters, digits, `.`, `_` and `-`, starting
+    with a letter or digit, at most MAX_SLUG_CHARS."""
+    cleaned = text(field, value, max_chars=MAX_SLUG_CHARS).lower()
+    if not _SLUG.fullmatch(cleaned):
+        raise ValidationError(f"{field}: {_show(value)} is not a slug; use letters, digits, '.', '_' and '-', "
+                              "starting with a letter or digit (e.g. 'checkout-v2')")
+    return cleaned
 
 
 def flag(field: str, value: Any) -> bool:
@@ -111,20 +125,29 @@ def tags(field: str, value: Any, *, max_tags: int = 20, max_chars: int = 100) ->
     return tuple(cleaned)
 
 
+_AGE = re.compile(r"(\d{1,7})\s*(m|min|h|d|w)", re.IGNORECASE)
+_AGE_UNITS = {"m": "minutes", "min": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+
+
 def moment(field: str, value: Any) -> datetime | None:
-    """An ISO 8601 date/datetime string or a datetime, as a naive UTC datetime (what TIMESTAMP columns hold).
+    """An ISO 8601 date/datetime string, an age before now ("30m", "12h", "7d", "2w") or a datetime, as a
+    naive UTC datetime (what TIMESTAMP columns hold).
 
     A value without a timezone is taken as UTC; None stays None."""
     if value is None:
         return None
     if isinstance(value, datetime):
         parsed = value
+    elif isinstance(value, str) and (age := _AGE.fullmatch(value.strip())):
+        amount, unit = int(age.group(1)), _AGE_UNITS[age.group(2).lower()]
+        return datetime.now(timezone.utc).replace(tzinfo=None) - timedelta(**{unit: amount})
     elif isinstance(value, str):
         try:
             parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
         except ValueError:
             raise ValidationError(
-                f"{field}: {_show(value)} is not an ISO date or datetime (e.g. '2026-01-31' or '2026-01-31T12:00:00Z')"
+                f"{field}: {_show(value)} is not an ISO date or datetime (e.g. '2026-01-31' or "
+                "'2026-01-31T12:00:00Z') nor an age (e.g. '12h', '7d', '2w')"
             ) from None
     else:
         raise ValidationError(f"{field}: expected an ISO date string or a datetime, got {type(value).__name__}")

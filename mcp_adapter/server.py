@@ -59,7 +59,7 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 import learnmem
-from learnmem import context, ghap, learning
+from learnmem import context, ghap, learning, memories
 from learnmem.errors import LearnmemError, ValidationError
 
 SERVER_NAME = "learnmem"
@@ -92,6 +92,8 @@ NOT_TOOLS = {
                             "agent driving it would count itself and defeat the reminder",
     "should_check_in": "asked by the hooks, which show the check-in reminder",
     "reset_tool_count": "reset by the hooks after they showed the check-in reminder",
+    "discard_queued_memories": "the user's review of what the hooks captured from tool output "
+                               "(`learnmem memories --discard-queued`); an agent does not drop its own captures",
     "reembed": "maintenance after a model change (`learnmem reembed`): rewrites every embedding",
     "warm_up": "process lifecycle: the server calls it while the client handshakes",
     "close": "process lifecycle: no connection is held between calls",
@@ -128,6 +130,11 @@ _EXPORT = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempoten
 # Enums of the input schemas, built from the library's own constants: the client sees the valid options,
 # and a value outside them is answered with a validation_error naming the field and the options.
 MemoryCategory = Literal[tuple(learnmem.MEMORY_CATEGORIES)]
+Phase = Literal[memories.PHASES]
+SpecParam = Annotated[str | None, Field(description="The spec or project slug, e.g. 'checkout-v2'.")]
+PhaseParam = Annotated[Phase | None, Field(description="The phase: planning, implementation, review, close-out.")]
+SinceParam = Annotated[str | None, Field(
+    description="Only memories stored since then: an ISO date/datetime, or an age such as '12h', '7d', '2w'.")]
 Domain = Literal[ghap.DOMAINS]
 Strategy = Literal[ghap.STRATEGIES]
 RootCauseCategory = Literal[ghap.ROOT_CAUSE_CATEGORIES]
@@ -160,6 +167,8 @@ class MemoryItem(TypedDict):
     importance: NotRequired[float]
     tags: NotRequired[list[str] | None]
     sources: NotRequired[list[str] | None]
+    spec: NotRequired[str | None]
+    phase: NotRequired[Phase | None]
 
 
 def _to_jsonable(result: Any, key: str | None = None) -> dict[str, Any]:
@@ -373,22 +382,24 @@ def build_server(lm: Any, *, allow_sql: bool = False) -> MCPServer:
             description="The documents it came from, e.g. ['README.md#install', 'lib/auth.py'].")] = None,
         force: Annotated[bool, Field(
             description="Store it even if it restates a current memory (near_duplicate).")] = False,
+        spec: SpecParam = None,
+        phase: PhaseParam = None,
     ) -> CallToolResult:
         return await _call(lm.store_memory, content, category, importance=importance, tags=tags, supersedes=supersedes,
-                           allow_secrets=allow_secrets, sources=sources, force=force)
+                           allow_secrets=allow_secrets, sources=sources, force=force, spec=spec, phase=phase)
 
     @server.tool(
         annotations=_ADDITIVE,
         description=(
             "Store many memories in one call (embedded in one batch): items are {content, category, importance?, "
-            f"tags?, sources?}} with category one of: {categories}. Returns {{results: [{{id, duplicate, created_at, "
+            f"tags?, sources?, spec?, phase?}} with category one of: {categories}. Returns {{results: [{{id, duplicate, created_at, "
             "message}], count}, one per item in order; a content already stored comes back with duplicate true. "
             "If any content looks like a credential, nothing is stored unless allow_secrets is true."
         ),
     )
     async def store_memories(
         items: Annotated[list[MemoryItem], Field(
-            description="The memories: {content, category, importance?, tags?, sources?}.")],
+            description="The memories: {content, category, importance?, tags?, sources?, spec?, phase?}.")],
         allow_secrets: Annotated[bool, Field(
             description="Store them even if some look like credentials; only when that is intended.")] = False,
         force: Annotated[bool, Field(
@@ -401,8 +412,8 @@ def build_server(lm: Any, *, allow_sql: bool = False) -> MCPServer:
         description=(
             "Find memories relevant to a query, by meaning and by keywords, best first. "
             "Forgotten memories are never found; superseded ones only with include_superseded. "
-            "Returns {results: [{id, content, category, importance, tags, created_at, superseded_by, score}], "
-            "count}."
+            "Returns {results: [{id, content, category, importance, tags, created_at, superseded_by, spec, phase, "
+            "score}], count}."
         ),
     )
     async def retrieve_memories(
@@ -420,15 +431,18 @@ def build_server(lm: Any, *, allow_sql: bool = False) -> MCPServer:
             description="index: {id, category, summary, score} only (cheap; get_memory gives one whole); full: "
                         "whole memories; files: also the files of the commit each was made at, as they were "
                         "there (size-capped).")] = "full",
+        spec: SpecParam = None,
+        phase: PhaseParam = None,
+        since: SinceParam = None,
     ) -> CallToolResult:
         return await _call(lm.retrieve_memories, query, limit=limit, category=category, tags=tags,
                            include_superseded=include_superseded, recency_half_life_days=recency_half_life_days,
-                           importance_weight=importance_weight, detail=detail)
+                           importance_weight=importance_weight, detail=detail, spec=spec, phase=phase, since=since)
 
     @server.tool(
         annotations=_READ_ONLY,
         description=(
-            "List stored memories, newest first, optionally filtered by category or tags; "
+            "List stored memories, newest first, optionally filtered by category, tags, spec, phase or since; "
             "page with limit and offset. Returns {results: [...], count}."
         ),
     )
@@ -438,9 +452,12 @@ def build_server(lm: Any, *, allow_sql: bool = False) -> MCPServer:
         limit: Annotated[int, Field(description="Page size.")] = 50,
         offset: Annotated[int, Field(description="Number of memories to skip.")] = 0,
         include_superseded: Annotated[bool, Field(description="Also memories that newer ones replaced.")] = False,
+        spec: SpecParam = None,
+        phase: PhaseParam = None,
+        since: SinceParam = None,
     ) -> CallToolResult:
         return await _call(lm.list_memories, category=category, tags=tags, limit=limit, offset=offset,
-                           include_superseded=include_superseded)
+                           include_superseded=include_superseded, spec=spec, phase=phase, since=since)
 
     @server.tool(
         annotations=_READ_ONLY,
@@ -546,6 +563,30 @@ def build_server(lm: Any, *, allow_sql: bool = False) -> MCPServer:
         return await _call(lm.docs_gaps, limit=limit)
 
     @server.tool(
+        annotations=_READ_ONLY,
+        description=(
+            "The learnings and blockers the hooks captured from tool output (an error then fixed, 'turns out', "
+            "'workaround', a deprecation naming its replacement), waiting for the Stop hook to store the new "
+            "ones. Returns {results: [{id, session_id, captured_at, tool, category, content}], count}."
+        ),
+    )
+    async def list_queued_memories(
+        limit: Annotated[int, Field(description="Maximum number of queued captures (1-500).")] = 100,
+    ) -> CallToolResult:
+        return await _call(lm.list_queued_memories, limit=limit)
+
+    @server.tool(
+        annotations=_ADDITIVE,
+        description=(
+            "Store the queued captures now (the Stop hook does it when you finish a turn): those repeating a "
+            "current memory are dropped, the rest stored tagged auto-captured, and the queue emptied. Returns "
+            "{queued, stored: [ids], known, dropped, message}."
+        ),
+    )
+    async def flush_queued_memories() -> CallToolResult:
+        return await _call(lm.flush_queued_memories)
+
+    @server.tool(
         annotations=_CLOSE,
         description="Bring back a memory that forget hid (not one forgotten with hard). Returns the memory.",
     )
@@ -614,6 +655,24 @@ def build_server(lm: Any, *, allow_sql: bool = False) -> MCPServer:
         project: Annotated[str | None, Field(description="Only this project.")] = None,
     ) -> CallToolResult:
         return await _call(lm.find_callees, function_name, project=project)
+
+    @server.tool(annotations=_READ_ONLY, description=(
+        "What the code index holds, for one project or all added up. Returns {projects, roots, files, "
+        "files_by_language, units, units_by_language (language -> unit type -> count), calls, calls_resolved, "
+        "calls_unresolved, last_indexed_at (per project), embedding_model, pending_embeddings, ...}."))
+    async def get_indexing_stats(project: Annotated[str | None, Field(description="Only this project.")] = None,
+                                 ) -> CallToolResult:
+        return await _call(lm.get_indexing_stats, project=project)
+
+    @server.tool(annotations=_DESTRUCTIVE, description=(
+        "Take one file out of the code index (units, vectors, call sites); calls into it are resolved again. A "
+        "file still on disk comes back on the next index_codebase. Returns {project, file, units_removed, "
+        "calls_removed, calls_unresolved, calls_reresolved, still_on_disk}; a path not indexed gives not_found."))
+    async def remove_file(
+        path: Annotated[str, Field(description="The file, relative to the project root or absolute inside it.")],
+        project: Annotated[str | None, Field(description="Its project (only if several index that path).")] = None,
+    ) -> CallToolResult:
+        return await _call(lm.remove_file, path, project=project)
 
     @server.tool(
         annotations=_ADDITIVE,
@@ -875,7 +934,9 @@ def build_server(lm: Any, *, allow_sql: bool = False) -> MCPServer:
         description=(
             "What did earlier attempts teach? Resolved GHAP entries whose text on one axis matches a query (by "
             "meaning and keywords), best first. axis: full (the whole story), strategy, surprise or root_cause (the "
-            "last two: falsified entries only). Returns {results: [{id, ghap_id, axis, domain, strategy, goal, "
+            "last two: falsified entries only). Cold ones (bronze and abandoned tiers unless "
+            "LEARNMEM_COLD_TIER says otherwise) only with include_cold. Returns {results: [{id, ghap_id, axis, domain, "
+            "strategy, goal, "
             "hypothesis, action, prediction, outcome_status, outcome_result, surprise, root_cause, lesson, "
             "confidence_tier, created_at, score}], count}."
         ),
@@ -886,8 +947,10 @@ def build_server(lm: Any, *, allow_sql: bool = False) -> MCPServer:
         domain: Annotated[Domain | None, Field(description=f"Only this domain: {domains}.")] = None,
         outcome: Annotated[Status | None, Field(description=f"Only this outcome: {statuses}.")] = None,
         limit: Annotated[int, Field(description="Maximum number of experiences (1-50).")] = 10,
+        include_cold: Annotated[bool, Field(description="Also cold experiences (kept, but left out by default).")] = False,
     ) -> CallToolResult:
-        return await _call(lm.search_experiences, query, axis=axis, domain=domain, outcome=outcome, limit=limit)
+        return await _call(lm.search_experiences, query, axis=axis, domain=domain, outcome=outcome, limit=limit,
+                           include_cold=include_cold)
 
     # -- learning: clusters and values --------------------------------------------------
 
@@ -898,7 +961,8 @@ def build_server(lm: Any, *, allow_sql: bool = False) -> MCPServer:
         description=(
             "Cluster the experiences (resolved GHAP entries) of one axis now and store the run: the recurring "
             f"themes of past work. axis: {axes}. Returns {{axis, run_id, clusters: [{{cluster_id, label, size, "
-            "avg_weight}], count, noise_count, experience_count, created_at, dissolved_values}, largest first. "
+            "avg_weight}], count, noise_count, experience_count, created_at, dissolved_values, cold_count}, largest "
+            "first; cold experiences (bronze, abandoned) are left out and counted in cold_count. "
             "Cluster ids (e.g. surprise-3) carry over to the next run when most members do. Fewer than 20 "
             "experiences on the axis, or none forming a cluster: insufficient_data."
         ),
@@ -988,7 +1052,8 @@ def build_server(lm: Any, *, allow_sql: bool = False) -> MCPServer:
         annotations=_READ_ONLY,
         description=(
             "What you should know now, as compact markdown within max_tokens. depth light (session start; "
-            "situation optional): top values, recent experiences, important and recent memories, recent commits "
+            "situation optional): the spec's blockers, decisions and learnings (without a spec: recent patterns), "
+            "top values, recent experiences, important and recent memories, recent commits "
             "and hotspots. depth rich (after a failure or before a risky change; give the situation): similar "
             "experiences with their lessons, values, surprise and root-cause patterns, relevant memories and "
             "code. Returns {depth, situation, markdown, tokens, max_tokens, items: [{kind, id, text, score, "
@@ -1002,9 +1067,10 @@ def build_server(lm: Any, *, allow_sql: bool = False) -> MCPServer:
         max_tokens: Annotated[int, Field(description="Token budget of the markdown.")] = 2000,
         include_code: Annotated[bool, Field(description="Include relevant code units (rich).")] = True,
         project: Annotated[str | None, Field(description="Only this indexed project's code and commits.")] = None,
+        spec: SpecParam = None,
     ) -> CallToolResult:
         return await _call(lm.get_context, situation, depth=depth, max_tokens=max_tokens, include_code=include_code,
-                           project=project)
+                           project=project, spec=spec)
 
     @server.tool(
         annotations=_READ_ONLY,
@@ -1055,7 +1121,8 @@ def build_server(lm: Any, *, allow_sql: bool = False) -> MCPServer:
         annotations=_READ_ONLY,
         description=(
             "The memory file: where it is, how big, which embedding model, how many rows in each table. Returns "
-            "{path, file_bytes, wal_bytes, schema_version, library_version, embedding_model, embedding_dim, counts}."
+            "{path, file_bytes, wal_bytes, schema_version, library_version, embedding_model, embedding_dim, counts, "
+            "cold_experiences (per cold tier: kept, left out of clustering and default search)}."
         ),
     )
     async def info() -> CallToolResult:

@@ -3,7 +3,7 @@
 
 CREATE OR REPLACE VIEW memory_list AS
 -- Forgotten memories are left out; superseded ones say what replaced them.
-SELECT m.id, m.content, m.category, m.importance, m.tags, m.created_at, s.superseded_by
+SELECT m.id, m.content, m.category, m.importance, m.tags, m.created_at, s.superseded_by, m.spec, m.phase
 FROM memories m LEFT JOIN memory_states s ON s.memory_id = m.id
 WHERE s.forgotten_at IS NULL;
 

@@ -168,7 +168,8 @@ def test_install_merges_into_existing_files_and_uninstall_restores_them(tmp_path
     agent_setup.install(project, ["claude", "opencode"], **COMMANDS)
     merged = _json(project / ".claude" / "settings.json")
     assert merged["permissions"] == settings["permissions"] and merged["env"] == settings["env"]
-    assert merged["model"] == "opus" and merged["hooks"]["Stop"] == settings["hooks"]["Stop"]
+    assert merged["model"] == "opus" and merged["hooks"]["Stop"][0] == settings["hooks"]["Stop"][0]
+    assert len(_our_hooks(merged, "Stop")) == 1  # ours beside the user's
     assert merged["hooks"]["PreToolUse"][0] == settings["hooks"]["PreToolUse"][0]  # the user's hook, first still
     assert len(_our_hooks(merged, "PreToolUse")) == 1
     assert list(merged) == list(settings)  # key order kept

@@ -456,7 +456,9 @@ def test_search_filters_are_exact(corpus, embedder):
     assert {h.ghap_id for h in falsified} == {ids[n] for n in ("flaky", "dotenv", "logout", "mock")}
     both = search(corpus, embedder, query, domain="testing", outcome="confirmed")
     assert both == []
-    abandoned = search(corpus, embedder, "notifications", outcome="abandoned", axis="strategy")
+    # Abandoned entries are cold (tests/test_cold_storage.py): the outcome filter finds them with include_cold.
+    assert search(corpus, embedder, "notifications", outcome="abandoned", axis="strategy") == []
+    abandoned = search(corpus, embedder, "notifications", outcome="abandoned", axis="strategy", include_cold=True)
     assert [h.ghap_id for h in abandoned] == [ids["websocket"]] and abandoned[0].outcome_status == "abandoned"
     assert len(search(corpus, embedder, query, limit=3)) == 3
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import learnmem
-from learnmem import ghap, hooks, oneshot, store, test_runs
+from learnmem import ghap, hooks, oneshot, prompt_refs, store, test_runs
 from learnmem.embed import HashingEmbedder
 from learnmem.errors import ValidationError
 
@@ -96,7 +96,7 @@ def tool_call(tool: str = "Read", **tool_input) -> dict:
     ("session-start", "SessionStart"), ("SessionStart", "SessionStart"), ("session_start", "SessionStart"),
     ("USER-PROMPT-SUBMIT", "UserPromptSubmit"), ("PreToolUse", "PreToolUse"), ("post-tool-use", "PostToolUse"),
     ("PostToolUseFailure", "PostToolUseFailure"), ("session-end", "SessionEnd"), ("SessionEnd", "SessionEnd"),
-    ("stop", None), ("", None), (None, None), ("pre tool use", None),
+    ("stop", "Stop"), ("Stop", "Stop"), ("notification", None), ("", None), (None, None), ("pre tool use", None),
 ])
 def test_event_names(name, expected):
     assert hooks.canonical_event(name) == expected
@@ -281,7 +281,7 @@ def test_judging_a_run():
     "do you remember why the auth test is skipped", "Did we try pinning urllib3?",
 ])
 def test_prompts_about_earlier_work(prompt):
-    assert hooks.refers_to_earlier_work(prompt)
+    assert prompt_refs.refers_to_earlier_work(prompt)
 
 
 @pytest.mark.parametrize("prompt", [
@@ -289,16 +289,16 @@ def test_prompts_about_earlier_work(prompt):
     "What is the capital of France?", "Refactor this module for readability", "make the button blue",
 ])
 def test_prompts_about_something_new(prompt):
-    assert not hooks.refers_to_earlier_work(prompt)
+    assert not prompt_refs.refers_to_earlier_work(prompt)
 
 
 def test_code_names_in_prompts():
-    names = hooks.code_name_candidates(
+    names = prompt_refs.code_name_candidates(
         "Why does load_config() ignore `Settings.from_env` in app/config.py:42 and src/db.ts? "
         "parseArgs and HttpClientPool too, see https://example.com/a/b e.g. the docs. Also `make_app`.")
     assert names == ["Settings.from_env", "make_app", "load_config", "app/config.py", "src/db.ts", "parseArgs",
                      "HttpClientPool"]
-    assert hooks.code_name_candidates("Add a verbose flag to the command line, please.") == []
+    assert prompt_refs.code_name_candidates("Add a verbose flag to the command line, please.") == []
 
 
 # -- observed outcomes and resolve (the library part) ------------------------------------------------------

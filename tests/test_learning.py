@@ -119,7 +119,8 @@ def test_a_run_is_stored_with_its_clusters_members_and_parameters(clustered):
     assert learning.MIN_DIMS <= parameters.pop("reduced_dims") <= learning.MAX_DIMS
     assert parameters == {"min_cluster_size": learning.DEFAULT_MIN_CLUSTER_SIZE,
                           "min_samples": learning.DEFAULT_MIN_SAMPLES,
-                          "explained_variance": learning.EXPLAINED_VARIANCE, "selection": "eom"}
+                          "explained_variance": learning.EXPLAINED_VARIANCE, "selection": "eom",
+                          "cold_tiers": ["bronze", "abandoned"]}  # cold storage: left out of the run
     members = clustered.sql("SELECT count(*), count(cluster_id) FROM cluster_members WHERE run_id = ?",
                             [run.run_id]).fetchone()
     assert members == (60, 60 - run.noise_count)

@@ -8,7 +8,10 @@ full ARI 0.221 / purity 0.71, strategy 0.068 / 0.46, surprise 0.130 / 0.46,
 root_cause 0.170 / 0.70; the ritual on the full axis accepted 8 of 10 first
 drafts and both second drafts, and refused every other theme's summary and
 every unrelated statement): they fail when a change makes things far worse, not
-on noise.
+on noise. Those numbers predate cold storage; with the 34 abandoned entries left
+out of full and strategy (the default), bench/learning measures full 0.213 /
+0.639 and strategy 0.022 / 0.295, and the full-axis ritual 9 of 10 after second
+drafts. The floors are left as they were.
 """
 
 from __future__ import annotations
@@ -62,7 +65,9 @@ def purity(truth: list[str], labels: list[int]) -> float:
 def test_clustering_recovers_the_planted_themes(corpus, axis):
     lm, runs = corpus
     truth, labels = memberships(lm, axis)
-    assert len(truth) == runs[axis].experience_count == (332 if axis in ("full", "strategy") else 198)
+    # Cold storage: the 34 abandoned entries (full and strategy axes only) are left out of the clustering.
+    assert len(truth) == runs[axis].experience_count == (298 if axis in ("full", "strategy") else 198)
+    assert runs[axis].cold_count == (34 if axis in ("full", "strategy") else 0)
     ari, pure = adjusted_rand_score(truth, labels), purity(truth, labels)
     shuffled = adjusted_rand_score(sorted(truth), labels)  # the same clusters against scrambled themes
     ari_floor, purity_floor = FLOORS[axis]

@@ -433,9 +433,9 @@ READ_ONLY_TOOLS = {
     "find_callees", "search_commits", "get_file_history", "get_churn_hotspots", "get_code_authors", "get_blame",
     "get_unit_history", "get_active_ghap", "list_ghap_entries", "get_orphaned_entry", "search_experiences",
     "get_cluster_members", "validate_value", "list_values", "search_values", "get_context", "get_premortem", "info",
-    "docs_gaps",
+    "docs_gaps", "get_indexing_stats", "list_queued_memories",
 }
-DESTRUCTIVE_TOOLS = {"delete_memory", "forget", "export_ghap"}  # export replaces a file already at its path
+DESTRUCTIVE_TOOLS = {"delete_memory", "forget", "export_ghap", "remove_file"}  # export replaces a file already at its path
 
 
 def _public_methods() -> set[str]:

@@ -29,7 +29,7 @@ import learnmem
 from learnmem import ghap_io
 from learnmem.embed import HashingEmbedder
 from learnmem.errors import NotFoundError, ValidationError
-from learnmem.memories import MEMORY_CATEGORIES
+from learnmem.memories import MEMORY_CATEGORIES, PHASES
 from learnmem.portable import RejectedImport
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -180,7 +180,9 @@ def _memories(draw) -> list[dict]:
              "importance": draw(st.floats(0.0, 1.0, allow_nan=False)),
              "tags": draw(st.lists(_SHORT, max_size=3)), "created_at": _iso(draw(_MOMENTS)),
              "commit_sha": draw(st.one_of(st.none(), st.text("0123456789abcdef", min_size=40, max_size=40))),
-             "sources": draw(st.one_of(st.none(), st.lists(_SOURCE, min_size=1, max_size=3, unique=True)))}
+             "sources": draw(st.one_of(st.none(), st.lists(_SOURCE, min_size=1, max_size=3, unique=True))),
+             "spec": draw(st.one_of(st.none(), st.from_regex(r"[a-z0-9][a-z0-9._-]{0,20}", fullmatch=True))),
+             "phase": draw(st.one_of(st.none(), st.sampled_from(PHASES)))}
             for number in numbers]
 
 
@@ -463,7 +465,8 @@ def test_markdown_export_groups_by_priority_and_keeps_every_category(hashed_lm, 
     consolidated = text[text.index("## Consolidated Learnings"):text.index("## Session")]
     headings = [line[4:] for line in consolidated.splitlines() if line.startswith("### ")]
     assert headings == ["User Corrections", "New Requirements", "Fresh Discoveries", "Updated Conventions",
-                        "Preference Clarifications", "Context", "Decisions"]  # progress and blockers: sessions only
+                        "Preference Clarifications", "Context", "Decisions", "Elicitation",
+                        "Inception"]  # progress and blockers: sessions only
     path = tmp_path / "m.md"
     path.write_text(text, encoding="utf-8")
     fresh = _open(tmp_path / "f.duckdb")
@@ -539,7 +542,7 @@ def test_bad_lines_are_named_and_nothing_is_imported(hashed_lm, tmp_path):
         "line 3: kind: 'note' is not one of: memory, ghap_entry, value",
         "line 4: memory.category: 'gossip' is not one of: " + ", ".join(MEMORY_CATEGORIES),
         "line 5: memory.colour: unknown field; a memory has: id, content, category, importance, tags, created_at, "
-        "commit_sha, sources, state",
+        "commit_sha, sources, spec, phase, state",
         "line 6: not valid JSON (Expecting property name enclosed in double quotes at column 2)",
         "line 7: ghap_entry.domain: 'astrology' is not one of: " + ", ".join(DOMAINS),
         "line 8: value.cluster_id: 'surprise-1' is not a cluster of axis 'full'",

@@ -6,7 +6,9 @@ and how fast clustering and values are.
 1. Quality: tests/data/experiences.jsonl (planted themes, bench/learning/themes.py) imported with the real
    model; per axis, a grid of clustering parameters (principal components kept, min_cluster_size,
    min_samples) scored against the themes: adjusted Rand index (noise as one more label), purity of the
-   clustered points, and coverage (share of themed experiences that land in a cluster).
+   clustered points, and coverage (share of themed experiences that land in a cluster). Like the library,
+   the grid clusters the warm experiences only (cold storage: learnmem.ghap.cold_tiers, LEARNMEM_COLD_TIER);
+   a table compares the defaults with the cold ones clustered too.
 2. The value ritual with the library's defaults: for every theme and axis, the theme's cluster (the one
    holding most of its experiences) must accept the theme's faithful summary (themes.VALUES) and refuse
    the other themes' summaries and unrelated statements (themes.UNRELATED).
@@ -32,7 +34,7 @@ import numpy as np
 
 import learnmem
 from bench.learning import themes
-from learnmem import learning
+from learnmem import ghap, learning
 from learnmem.embed import load_embedder
 from learnmem.vectors import to_matrix
 
@@ -64,11 +66,47 @@ def corpus_file(embedder) -> Path:
     return path
 
 
-def axis_data(lm, axis: str, truth: dict[str, str]) -> tuple[np.ndarray, list[str], list[str]]:
-    rows = lm.sql("SELECT ghap_id, embedding FROM experience_axes WHERE axis = ? AND embedding IS NOT NULL "
-                  "ORDER BY ghap_id", [axis]).to_arrow_table()
+def axis_data(lm, axis: str, truth: dict[str, str]) -> tuple[np.ndarray, list[str], list[str], np.ndarray]:
+    """Every embedded experience of the axis: vectors, ids, true themes, and which are warm (not cold)."""
+    rows = lm.sql("SELECT a.ghap_id, a.embedding, e.confidence_tier FROM experience_axes a JOIN ghap_resolved e "
+                  "ON e.id = a.ghap_id WHERE a.axis = ? AND a.embedding IS NOT NULL ORDER BY a.ghap_id",
+                  [axis]).to_arrow_table()
     ids = rows.column("ghap_id").to_pylist()
-    return to_matrix(rows.column("embedding"), 384), ids, [truth[i] for i in ids]
+    cold = ghap.cold_tiers()
+    warm = np.asarray([tier not in cold for tier in rows.column("confidence_tier").to_pylist()], dtype=bool)
+    return to_matrix(rows.column("embedding"), 384), ids, [truth[i] for i in ids], warm
+
+
+def scores(labels_true: list[str], labels: list[int]) -> dict:
+    from sklearn.metrics import adjusted_rand_score
+
+    themed = [i for i, t in enumerate(labels_true) if t != "noise"]
+    return {"n": len(labels), "clusters": len(set(labels) - {-1}), "noise": labels.count(-1),
+            "ari": adjusted_rand_score(labels_true, labels), "purity": themes.purity(labels, labels_true),
+            "coverage": sum(1 for i in themed if labels[i] >= 0) / max(len(themed), 1)}
+
+
+def cold_comparison(lm, truth: dict[str, str]) -> dict:
+    """The defaults per axis: every experience clustered and scored (no cold storage); every one clustered, then
+    the cold ones taken out of their clusters and clusters left with fewer than min_cluster_size warm members
+    made noise (cold ones shape the density only: an alternative, not the library); the warm ones alone
+    clustered (the library)."""
+    base = learning.parameters()
+    out: dict = {}
+    for axis in AXES:
+        vectors, _, labels_true, warm = axis_data(lm, axis, truth)
+        everything = learning.cluster_labels(vectors, base)[0]
+        density = everything[warm]
+        for label in set(density.tolist()) - {-1}:
+            if (density == label).sum() < base.min_cluster_size:
+                density[density == label] = -1
+        alone = learning.cluster_labels(vectors[warm], base)[0].tolist()
+        warm_truth = [t for t, w in zip(labels_true, warm) if w]
+        out[axis] = {"cold": int((~warm).sum()), "all": scores(labels_true, everything.tolist()),
+                     "density_only": scores(warm_truth, density.tolist()), "warm": scores(warm_truth, alone)}
+        log(f"cold {axis}: {out[axis]['cold']} cold; ari all {out[axis]['all']['ari']:.3f}, cold as density only "
+            f"{out[axis]['density_only']['ari']:.3f}, warm alone {out[axis]['warm']['ari']:.3f}")
+    return out
 
 
 def quality(lm, truth: dict[str, str], strategies: dict[str, str]) -> dict:
@@ -81,7 +119,9 @@ def quality(lm, truth: dict[str, str], strategies: dict[str, str]) -> dict:
         settings.append(default)
     out: dict = {}
     for axis in AXES:
-        vectors, ids, labels_true = axis_data(lm, axis, truth)
+        vectors, ids, labels_true, warm = axis_data(lm, axis, truth)
+        vectors, ids = vectors[warm], [i for i, w in zip(ids, warm) if w]  # the library clusters the warm ones
+        labels_true = [t for t, w in zip(labels_true, warm) if w]
         themed = [i for i, t in enumerate(labels_true) if t != "noise"]
         rows = []
         for variance, size, samples in settings:
@@ -97,7 +137,7 @@ def quality(lm, truth: dict[str, str], strategies: dict[str, str]) -> dict:
                 "coverage": sum(1 for i in themed if labels[i] >= 0) / max(len(themed), 1),
                 "default": (variance, size, samples) == default,
             })
-        out[axis] = {"n": len(ids), "themed": len(themed), "grid": rows}
+        out[axis] = {"n": len(ids), "themed": len(themed), "cold": int((~warm).sum()), "grid": rows}
         best = max(rows, key=lambda r: r["ari"])
         chosen_row = next(r for r in rows if r["default"])
         log(f"{axis}: n={len(ids)} default ari {chosen_row['ari']:.3f} purity {chosen_row['purity']:.3f}; "
@@ -188,7 +228,7 @@ def speed(embedder, quick: bool) -> dict:
             started = time.perf_counter()
             run = lm.get_clusters(axis)
             times[axis] = {"s": time.perf_counter() - started, "n": run.experience_count, "clusters": run.count,
-                           "noise": run.noise_count}
+                           "noise": run.noise_count, "cold": run.cold_count}
         out[size] = {"axes": times, "all_s": sum(t["s"] for t in times.values())}
         log(f"cluster {size}: " + ", ".join(f"{a} {t['s']:.2f} s ({t['n']})" for a, t in times.items()))
         if size == 1000:
@@ -238,7 +278,7 @@ def value_speed(lm) -> dict:
             "values": len(texts)}
 
 
-def report(info: dict, q: dict, r: dict, s: dict) -> str:
+def report(info: dict, q: dict, r: dict, s: dict, c: dict) -> str:
     lines = ["# learnmem learning benchmarks", "",
              f"Produced by `{info['command']}` (bench/learning/). Raw numbers: bench/out/learning/results.json.", "",
              "## Machine", "", "|  |  |", "|---|---|"]
@@ -250,15 +290,28 @@ def report(info: dict, q: dict, r: dict, s: dict) -> str:
               f"{base.min_cluster_size}, min_samples {base.min_samples}, eom. ARI: adjusted Rand index against the "
               "themes (noise experiences are one more label; HDBSCAN's noise one more cluster); purity: of the "
               "clustered experiences; coverage: share of the themed experiences that land in some cluster. "
-              "ARI vs strategy: the same labels scored against the entries' strategy field.", "",
-              "| axis | experiences (themed) | defaults: dims, clusters / noise | ARI | purity | coverage | ARI vs strategy "
-              "| best ARI in the grid (variance kept, size/samples) |", "|---|---|---|---|---|---|---|---|"]
+              "ARI vs strategy: the same labels scored against the entries' strategy field. Cold experiences "
+              f"(tiers {', '.join(ghap.cold_tiers()) or 'none'}: cold storage) are left out, as the library's "
+              "clustering leaves them out; the next table shows what that changes.", "",
+              "| axis | experiences clustered (themed; cold left out) | defaults: dims, clusters / noise | ARI | purity "
+              "| coverage | ARI vs strategy | best ARI in the grid (variance kept, size/samples) |",
+              "|---|---|---|---|---|---|---|---|"]
     for axis, data in q.items():
         d = next(row for row in data["grid"] if row["default"])
         best = max(data["grid"], key=lambda row: row["ari"])
-        lines.append(f"| {axis} | {data['n']} ({data['themed']}) | {d['dims']}, {d['clusters']} / {d['noise']} | "
+        lines.append(f"| {axis} | {data['n']} ({data['themed']}; {data['cold']}) | {d['dims']}, {d['clusters']} / {d['noise']} | "
                      f"{d['ari']:.3f} | {d['purity']:.3f} | {d['coverage']:.3f} | {d['ari_strategy']:.3f} | "
                      f"{best['ari']:.3f} ({best['variance']}, {best['min_cluster_size']}/{best['min_samples']}) |")
+    lines += ["", "Cold storage, with the defaults: **all** clusters every experience and scores them all (no cold "
+              "storage, as before it); **cold as density only** clusters every experience, then takes the cold ones "
+              "out of their clusters (a cluster left with fewer than min_cluster_size warm members becomes noise) "
+              "and scores the warm ones: an alternative the library does not implement; **warm** clusters the warm "
+              "ones alone (the library). ARI / purity / coverage (clusters, noise of n):", "",
+              "| axis | cold | all | cold as density only | warm (library) |", "|---|---|---|---|---|"]
+    for axis, data in c.items():
+        lines.append(f"| {axis} | {data['cold']} | " + " | ".join(
+            f"{x['ari']:.3f} / {x['purity']:.3f} / {x['coverage']:.3f} ({x['clusters']}, {x['noise']} of {x['n']})"
+            for x in (data["all"], data["density_only"], data["warm"])) + " |")
     lines += ["", "The grid (ARI / purity / coverage / clusters):", ""]
     for axis, data in q.items():
         lines += [f"**{axis}**", "", "| variance kept (dims) | " + " | ".join(f"{a}/{b}" for a, b in GRID_SIZES) + " |",
@@ -306,7 +359,8 @@ def report(info: dict, q: dict, r: dict, s: dict) -> str:
         if size not in s:
             continue
         for axis, t in s[size]["axes"].items():
-            lines.append(f"| get_clusters({axis!r}) | {t['n']:,} | {t['s']:.2f} s ({t['clusters']} clusters, "
+            lines.append(f"| get_clusters({axis!r}) | {t['n']:,} (+{t.get('cold', 0):,} cold) | {t['s']:.2f} s "
+                         f"({t['clusters']} clusters, "
                          f"{t['noise']} noise) | {targets[size][0] if axis == 'full' else '-'} |")
         lines.append(f"| all four axes | {size:,} entries | {s[size]['all_s']:.2f} s | {targets[size][1]} |")
     if "values" in s:
@@ -333,6 +387,7 @@ def main(argv=None) -> int:
     strategies = {entry["id"]: entry["strategy"] for entry in entries}
     lm = learnmem.open(corpus_file(embedder), embedder=embedder)
     q = quality(lm, truth, strategies)
+    c = cold_comparison(lm, truth)
     r = ritual(lm, truth)
     s = speed(embedder, args.quick)
     info = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -341,11 +396,12 @@ def main(argv=None) -> int:
             "cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
             "python": platform.python_version(), "load average at start": " ".join(f"{x:.2f}" for x in os.getloadavg()),
             "corpus": f"{len(entries)} entries, {len(set(truth.values()) - {'noise'})} themes + noise",
+            "cold tiers (left out of clustering)": ", ".join(ghap.cold_tiers()) or "none",
             "run time": f"{time.time() - started:.0f} s"}
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "results.json").write_text(json.dumps({"info": info, "quality": q, "ritual": r, "speed": s}, indent=1,
-                                                 default=str), encoding="utf-8")
-    text = report(info, q, r, s)
+    (OUT / "results.json").write_text(json.dumps({"info": info, "quality": q, "cold": c, "ritual": r, "speed": s},
+                                                 indent=1, default=str), encoding="utf-8")
+    text = report(info, q, r, s, c)
     print(text)
     if args.out:
         args.out.write_text(text, encoding="utf-8")

@@ -91,7 +91,9 @@ def index_codebase(
     recursive: bool = True,
     progress: bool = True,
 ) -> IndexResult:
-    """Index (or re-index) the source files under `directory` as `project` (default: the folder's name)."""
+    """Index (or re-index) the source files under `directory` as `project` (default: the folder's name).
+
+    The folder (resolved) is recorded as the project's root: remove_file takes absolute paths inside it."""
     # tree-sitter and pathspec load only when code is indexed
     from learnmem.code.walk import candidate_files, read_no_follow
 
@@ -101,6 +103,7 @@ def index_codebase(
     display = Progress(progress, "files", "units embedded")
     with store.read() as con:
         known = dict(con.execute(sql.query("code_file_hashes"), {"project": project}).fetchall())
+        recorded_root = con.execute(sql.query("code_root"), {"project": project}).fetchone()
 
     seen: set[str] = set()
     changed: list[tuple[str, bytes, str]] = []
@@ -146,9 +149,14 @@ def index_codebase(
         display.advance_to(start)
         units_embedded += _write_batch(store, embedder, project, batch, parsed, display)
         display.advance_to(start + len(batch))
-    if deleted:
+    # The root is recorded (bookkeeping.remove_file takes absolute paths inside it) with the deletions.
+    new_root = recorded_root is None or recorded_root[0] != str(root)
+    if deleted or new_root:
         with store.write() as con:
-            _delete_files(con, project, deleted)
+            if deleted:
+                _delete_files(con, project, deleted)
+            if new_root:
+                con.execute(sql.query("set_code_root"), {"project": project, "root": str(root)})
 
     with store.read() as con:
         calls, resolved = con.execute(sql.query("call_counts"), {"project": project}).fetchone()
@@ -178,6 +186,16 @@ def _parse(relative: str, data: bytes) -> ParsedFile:
         is_package = relative.endswith("__init__.py")
         parsed.calls, parsed.imports = python_calls_and_imports(tree.root_node, data, parsed.units, parsed.module, is_package)
     return parsed
+
+
+def drop_files(con, project: str, paths: list[str]) -> None:
+    """Take files out of a project's index and resolve its call graph again, on a connection holding the
+    writer lock (bookkeeping.remove_file): one transaction with the caller's other statements."""
+    from learnmem.code.resolve import resolve_calls
+
+    _delete_files(con, project, paths)
+    _, files = _graph_inputs(con, project)
+    _replace_edges(con, project, resolve_calls(list(files.values())))
 
 
 def _delete_files(con, project: str, paths: Sequence[str]) -> None:

@@ -286,7 +286,7 @@ class _Project:
     def _star_lookup(self, module: str, name: str, depth: int) -> _Target | None:
         if name.startswith("_"):
             return None  # `import *` skips private names (no __all__ tracking)
-        for source in self.stars.get(module, []):
+        for source in reversed(self.stars.get(module, [])):  # a later `import *` rebinds the names it defines
             if source in self.files and depth < _MAX_DEPTH:
                 found = self._module_member(source, name, depth + 1)
                 if found is not None and found[0] == "unit":

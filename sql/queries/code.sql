@@ -94,3 +94,48 @@ SELECT project, file_path, module, name, qualified_name, unit_type, signature, s
        language, content, terms, embedding
 FROM code_units
 ORDER BY seq;
+
+-- name: code_root
+-- Where a project was last indexed from (resolved, absolute): kept in meta, no schema of its own.
+SELECT value FROM meta WHERE key = 'code_root:' || $project;
+
+-- name: set_code_root
+INSERT OR REPLACE INTO meta (key, value) VALUES ('code_root:' || $project, $root);
+
+-- name: code_projects
+-- Every project the code index knows: those with files, and those indexed with none (a recorded root).
+SELECT p.project, m.value AS root
+FROM (SELECT DISTINCT project FROM code_files
+      UNION SELECT substr(key, length('code_root:') + 1) FROM meta WHERE starts_with(key, 'code_root:')) AS p
+LEFT JOIN meta AS m ON m.key = 'code_root:' || p.project
+ORDER BY p.project;
+
+-- name: code_file_stats
+SELECT project, language, count(*) AS files, count(*) FILTER (WHERE syntax_errors > 0) AS broken,
+       max(indexed_at) AS last_indexed_at
+FROM code_files
+WHERE ($project::VARCHAR IS NULL OR project = $project)
+GROUP BY project, language
+ORDER BY project, language;
+
+-- name: code_unit_counts
+SELECT language, unit_type, count(*) AS units
+FROM code_units
+WHERE ($project::VARCHAR IS NULL OR project = $project)
+GROUP BY language, unit_type
+ORDER BY language, unit_type;
+
+-- name: code_call_stats
+SELECT count(*), count(callee_qualified_name) FROM calls WHERE ($project::VARCHAR IS NULL OR project = $project);
+
+-- name: code_file_projects
+-- The projects that index a file at this path (relative to their roots).
+SELECT project FROM code_files WHERE path = $path ORDER BY project;
+
+-- name: code_file_unit_count
+SELECT count(*) FROM code_units WHERE project = $project AND file_path = $path;
+
+-- name: project_calls
+-- The project's call graph, every column remove_file compares before and after.
+SELECT file_path, line, caller_module, caller_qualified_name, callee_name, callee_module, callee_qualified_name
+FROM calls WHERE project = $project;

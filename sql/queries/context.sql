@@ -83,3 +83,23 @@ WHERE v.dissolved_at IS NULL AND m.domain = $domain AND m.strategy = $strategy
 GROUP BY ALL
 ORDER BY entries DESC, cluster_size DESC, v.created_at DESC, v.id
 LIMIT $limit;
+
+-- name: spec_memories
+-- A spec's current decisions, blockers and learnings: blockers first (what stops the work now), then
+-- decisions, then learnings; the most important and the newest first within each.
+SELECT id, content, category, importance, tags, created_at
+FROM memories
+WHERE spec = $spec AND category IN ('blocker', 'decision', 'learning')
+  AND id NOT IN (SELECT memory_id FROM memory_states WHERE forgotten_at IS NOT NULL OR superseded_by IS NOT NULL)
+ORDER BY CASE category WHEN 'blocker' THEN 0 WHEN 'decision' THEN 1 ELSE 2 END, importance DESC, created_at DESC,
+         seq DESC
+LIMIT $limit;
+
+-- name: recent_patterns
+-- The newest current patterns, of every spec and project.
+SELECT id, content, category, importance, tags, created_at
+FROM memories
+WHERE category = 'pattern'
+  AND id NOT IN (SELECT memory_id FROM memory_states WHERE forgotten_at IS NOT NULL OR superseded_by IS NOT NULL)
+ORDER BY created_at DESC, seq DESC
+LIMIT $limit;

@@ -69,3 +69,7 @@ SELECT a.ghap_id, a.axis, a.terms, a.embedding,
        e.confidence_tier, e.created_at
 FROM experience_axes a JOIN ghap_resolved e ON e.id = a.ghap_id
 ORDER BY e.captured_at, a.ghap_id, a.axis;
+
+-- name: experience_tier_counts
+-- Resolved entries per confidence tier: how many sit in cold storage (Learnmem.info).
+SELECT confidence_tier, count(*) FROM ghap_resolved GROUP BY confidence_tier ORDER BY confidence_tier;

@@ -6,21 +6,26 @@ WHERE content_hash IN (SELECT unnest($hashes::VARCHAR[]));
 -- name: insert_memories
 -- new_memories is an Arrow table the caller registers on the connection.
 INSERT INTO memories (id, content, content_hash, category, importance, tags, terms, created_at, embedding, passages,
-                      commit_sha, sources)
-SELECT id, content, content_hash, category, importance, tags, terms, created_at, embedding, passages, commit_sha, sources
+                      commit_sha, sources, spec, phase)
+SELECT id, content, content_hash, category, importance, tags, terms, created_at, embedding, passages, commit_sha, sources,
+       spec, phase
 FROM new_memories;
 
 -- name: get_memory
 SELECT m.id, m.content, m.category, m.importance, m.tags, m.created_at, s.superseded_by, m.commit_sha, m.sources,
-       s.forgotten_at
+       m.spec, m.phase, s.forgotten_at
 FROM memories m LEFT JOIN memory_states s ON s.memory_id = m.id
 WHERE m.id = $id;
 
 -- name: list_memories
--- Forgotten memories never; superseded ones only when $include_superseded.
-SELECT m.id, m.content, m.category, m.importance, m.tags, m.created_at, s.superseded_by, m.commit_sha, m.sources
+-- Forgotten memories never; superseded ones only when $include_superseded. Each filter applies when given.
+SELECT m.id, m.content, m.category, m.importance, m.tags, m.created_at, s.superseded_by, m.commit_sha, m.sources,
+       m.spec, m.phase
 FROM memories m LEFT JOIN memory_states s ON s.memory_id = m.id
 WHERE ($category::VARCHAR IS NULL OR m.category = $category)
+  AND ($spec::VARCHAR IS NULL OR m.spec = $spec)
+  AND ($phase::VARCHAR IS NULL OR m.phase = $phase)
+  AND ($since::TIMESTAMP IS NULL OR m.created_at >= $since)
   AND list_has_all(m.tags, $tags::VARCHAR[])
   AND s.forgotten_at IS NULL
   AND ($include_superseded OR s.superseded_by IS NULL)
@@ -55,7 +60,8 @@ WHERE memories.id = new_vectors.id;
 -- Everything retrieval needs, for rows inserted after $after_seq, with their state (a change of state
 -- counts as a rewrite: the snapshot then reloads whole).
 SELECT m.id, m.seq, m.content, m.content_hash, m.category, m.importance, m.tags, m.terms, m.created_at,
-       m.embedding, m.passages, m.commit_sha, m.sources, s.superseded_by, s.forgotten_at IS NOT NULL AS forgotten
+       m.embedding, m.passages, m.commit_sha, m.sources, m.spec, m.phase, s.superseded_by,
+       s.forgotten_at IS NOT NULL AS forgotten
 FROM memories m LEFT JOIN memory_states s ON s.memory_id = m.id
 WHERE m.seq > $after_seq
 ORDER BY m.seq;
@@ -121,7 +127,7 @@ SELECT unnest($ids::VARCHAR[]), unnest($counts::INTEGER[]), unnest($times::TIMES
 -- Current memories (neither forgotten nor superseded) not used since $before (never used: since stored),
 -- the longest unused first.
 SELECT m.id, m.content, m.category, m.importance, m.tags, m.created_at, NULL AS superseded_by, m.commit_sha,
-       m.sources, coalesce(u.accesses, 0) AS accesses, u.last_accessed_at
+       m.sources, m.spec, m.phase, coalesce(u.accesses, 0) AS accesses, u.last_accessed_at
 FROM memories m
 LEFT JOIN memory_usage u ON u.memory_id = m.id
 WHERE coalesce(u.last_accessed_at, m.created_at) < $before

@@ -71,7 +71,7 @@ INSERT INTO learned_values BY NAME SELECT * FROM new_learned_values;
 
 -- name: markdown_memories
 -- The memories an agent should read: not forgotten (memory_list leaves those out), not superseded.
-SELECT id, content, category, importance, tags, created_at
+SELECT id, content, category, importance, tags, created_at, spec, phase
 FROM memory_list
 WHERE superseded_by IS NULL
 ORDER BY created_at, id;

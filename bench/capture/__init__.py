@@ -1,0 +1,1 @@
+"""Automatic capture from tool output: written cases and the precision/recall bench (bench.capture.run)."""
