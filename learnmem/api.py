@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import threading
-from dataclasses import replace
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -18,7 +17,7 @@ from typing import Any, TextIO
 import duckdb
 
 from learnmem import (capture_queue, compaction, context, embed, experiences, ghap, ghap_io, learning, memories,
-                      memory_files, memory_usage, notes, portable, sql, validate)
+                      memory_files, memory_usage, notes, portable, validate)
 from learnmem.code import bookkeeping, code_search, graph, indexer
 from learnmem.code.bookkeeping import IndexStats, RemoveFileResult
 from learnmem.code.code_search import CodeHit
@@ -41,7 +40,6 @@ from learnmem.records import (DeleteResult, DocGap, FlushResult, ForgetResult, I
                               MemoryWithFiles, QueuedMemory, StaleMemory, StoreResult)
 from learnmem.paths import database_path, project_root
 from learnmem.store import Store
-from learnmem.version import VERSION
 
 
 class Learnmem:
@@ -137,19 +135,8 @@ class Learnmem:
         """
         item = {"content": content, "category": category, "importance": importance, "tags": tags,
                 "sources": sources, "spec": spec, "phase": phase}
-        result = memories.store_memories(self.store, self.embedder, [item], supersedes=supersedes,
-                                         allow_secrets=allow_secrets, commit_sha=repository.project_head(self.store.path),
-                                         index=self._memory_index, force=force)[0]
-        if result.duplicate:
-            return result
-        similar = tuple(other for other in memories.similar_memories(self._memory_index, result.id, category)
-                        if other.id != result.superseded)
-        if not similar:
-            return result
-        closest = similar[0]
-        return replace(result, similar=similar, message=(
-            f"{result.message}; similar to {closest.id} ({closest.similarity:.2f}): a duplicate, or an update of it? "
-            "supersede it (supersede_memory, or store with supersedes=) or forget one"))
+        return memories.store_memory(self.store, self.embedder, self._memory_index, item, supersedes,
+                                     allow_secrets, repository.project_head(self.store.path), force)
 
     def supersede_memory(self, old_id: str, new_content: str, allow_secrets: bool = False) -> StoreResult:
         """Replace a memory with a new text of the same category, importance, tags, sources, spec and phase;
@@ -161,8 +148,7 @@ class Learnmem:
     def store_memories(self, items: Iterable[Mapping[str, Any]], allow_secrets: bool = False,
                        force: bool = False) -> list[StoreResult]:
         """Store many memories at once (dicts with content, category, importance?, tags?, sources?, spec?,
-        phase?): batched
-        embedding, chunked commits; each records HEAD's commit as store_memory does.
+        phase?): batched embedding, chunked commits; each records HEAD's commit as store_memory does.
 
         If any content looks like a credential, nothing is stored (unless `allow_secrets`), and restatements of
         current memories are not (unless `force`), as for store_memory.
@@ -258,9 +244,7 @@ class Learnmem:
     def flush_queued_memories(self) -> FlushResult:
         """Store the queued captures that are new as memories tagged auto-captured (those repeating a current
         memory are dropped) and empty the queue; the result's message says how many were kept."""
-        if capture_queue.count(self.store) == 0:  # the Stop hook's usual case: no model needed
-            return FlushResult(0, (), 0, 0, "learnmem: nothing captured from tool output")
-        return capture_queue.flush(self.store, self.embedder, self._memory_index,
+        return capture_queue.flush(self.store, self._embedder_factory, self._memory_index,
                                    repository.project_head(self.store.path))
 
     def discard_queued_memories(self) -> int:
@@ -515,22 +499,9 @@ class Learnmem:
     # -- the file ----------------------------------------------------------
 
     def info(self) -> Info:
-        """Where the file is, how big, which model, how many rows in each table."""
-        with self.store.read() as con:
-            meta = dict(con.execute(sql.query("get_meta")).fetchall())
-            counts = dict(con.execute(sql.query("table_counts")).fetchall())
-        wal = Path(str(self.path) + ".wal")
-        return Info(
-            path=str(self.path),
-            file_bytes=self.path.stat().st_size,
-            wal_bytes=wal.stat().st_size if wal.exists() else 0,
-            schema_version=int(meta.get("schema_version", 0)),
-            library_version=meta.get("library_version", VERSION),
-            embedding_model=meta.get("embedding_model", ""),
-            embedding_dim=int(meta.get("embedding_dim", 0)),
-            counts=counts,
-            cold_experiences=experiences.cold_counts(self.store, self.cold_tier),
-        )
+        """Where the file is, how big, which model, how many rows in each table, how many experiences are
+        cold (by tier)."""
+        return Info(**self.store.describe(), cold_experiences=experiences.cold_counts(self.store, self.cold_tier))
 
     def backup(self, directory: str | os.PathLike | None = None) -> Path:
         """Copy the whole file, consistently, to `<name>.backup-YYYYMMDD-HHMMSS.duckdb` (UTC) in `directory`

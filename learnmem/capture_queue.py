@@ -14,7 +14,7 @@ A candidate that looks like a credential is never queued, and never stored.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from learnmem import secret_scan, sql, validate
@@ -73,15 +73,16 @@ def discard(store: Store) -> int:
         return len(con.execute(sql.query("discard_queued_captures")).fetchall())
 
 
-def flush(store: Store, embedder: Embedder, index: MemoryIndex, commit_sha: str | None) -> FlushResult:
-    """Store the queued candidates that are new as memories and empty the queue (module docstring)."""
-    from learnmem import (
-        memories,  # numpy and the model: only when there is something to flush
-    )
+def flush(store: Store, embedder_factory: Callable[[], Embedder], index: MemoryIndex,
+          commit_sha: str | None) -> FlushResult:
+    """Store the queued candidates that are new as memories and empty the queue (module docstring). The model
+    (`embedder_factory()`) loads only when something waits: the Stop hook's usual case needs none."""
+    if count(store) == 0:
+        return FlushResult(0, (), 0, 0, "learnmem: nothing captured from tool output")
+    from learnmem import memories  # numpy too: only when there is something to flush
 
     waiting = queued(store, limit=MAX_LIST)
-    if not waiting:
-        return FlushResult(0, (), 0, 0, "learnmem: nothing captured from tool output")
+    embedder = embedder_factory()
     safe = [q for q in waiting if secret_scan.find_secret(q.content) is None]
     vectors = embedder.embed([q.content for q in safe]) if safe else []
     snapshot = index.snapshot()

@@ -125,12 +125,10 @@ def get_clusters(store: Store, embedder, axis: str, cold_tier: str | None = None
         raise InsufficientDataError(f"axis {axis!r}: {warm_count} embedded experiences; clustering needs at "
                                     f"least {MIN_EXPERIENCES}{left_out}")
     vectors = to_matrix(rows.column("embedding"), rows.column("embedding").type.list_size)
-    labels, dims = cluster_labels(vectors, chosen)
-    labels = np.where(warm, labels, -1)
+    labels, dims = member_labels(vectors, warm, chosen)
     weights = np.asarray([ghap.TIER_WEIGHTS.get(t, 0.0) for t in rows.column("confidence_tier").to_pylist()])
     ghap_ids = rows.column("ghap_id").to_pylist()
-    groups = [members for members in (np.flatnonzero(labels == label) for label in range(int(labels.max()) + 1))
-              if len(members) >= chosen.min_cluster_size]
+    groups = [np.flatnonzero(labels == label) for label in sorted(set(labels.tolist()) - {-1})]
     noise_count = warm_count - sum(len(members) for members in groups)
     if not groups:  # nothing stored: the axis's earlier clustering, if any, stays the current one
         raise InsufficientDataError(
@@ -166,6 +164,20 @@ def get_clusters(store: Store, embedder, axis: str, cold_tier: str | None = None
     return ClusterRun(axis=axis, run_id=run_id, clusters=clusters, count=len(clusters),
                       noise_count=noise_count, experience_count=warm_count, created_at=iso(now),
                       dissolved_values=tuple(sorted(dissolved)), cold_count=cold_count)
+
+
+def member_labels(vectors: np.ndarray, warm: np.ndarray, chosen: Parameters) -> tuple[np.ndarray, int]:
+    """The cluster of each experience (-1: none) as get_clusters stores it: every experience clustered
+    (cluster_labels), then the cold ones (`warm` false) taken out of their clusters, and a cluster left with
+    fewer than min_cluster_size warm members made noise."""
+    import numpy as np
+
+    labels, dims = cluster_labels(vectors, chosen)
+    labels = np.where(warm, labels, -1)
+    for label in set(labels.tolist()) - {-1}:
+        if int((labels == label).sum()) < chosen.min_cluster_size:
+            labels[labels == label] = -1
+    return labels, dims
 
 
 def cluster_labels(vectors: np.ndarray, chosen: Parameters) -> tuple[np.ndarray, int]:

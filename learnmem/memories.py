@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -157,6 +157,24 @@ def _refuse_secret(field: str, content: str) -> None:
             "nothing was stored. Remove the secret, or pass allow_secrets=True (CLI: --allow-secrets) "
             "if storing it is intended"
         )
+
+
+def store_memory(store: Store, embedder: Embedder, index: MemoryIndex, item: Mapping[str, Any],
+                 supersedes: str | None, allow_secrets: bool, commit_sha: str | None, force: bool) -> StoreResult:
+    """Store one memory (store_memories' rules); a new one comes back with the current memories of its
+    category at least SIMILAR_THRESHOLD close in `similar` (likely duplicates, or memories it updates)."""
+    result = store_memories(store, embedder, [item], supersedes=supersedes, allow_secrets=allow_secrets,
+                            commit_sha=commit_sha, index=index, force=force)[0]
+    if result.duplicate:
+        return result
+    similar = tuple(other for other in similar_memories(index, result.id, item["category"])
+                    if other.id != result.superseded)
+    if not similar:
+        return result
+    closest = similar[0]
+    return replace(result, similar=similar, message=(
+        f"{result.message}; similar to {closest.id} ({closest.similarity:.2f}): a duplicate, or an update of it? "
+        "supersede it (supersede_memory, or store with supersedes=) or forget one"))
 
 
 def store_memories(store: Store, embedder: Embedder, items: Iterable[Mapping[str, Any]],

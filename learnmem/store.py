@@ -348,6 +348,20 @@ class Store:
                 raise LearnmemError(f"{self.path}: CHECKPOINT left {wal} non-empty; try again")
             yield con
 
+    def describe(self) -> dict[str, Any]:
+        """The file's facts for Learnmem.info: path, sizes (file, WAL), schema and library versions, model, and
+        the row count of each table."""
+        with self.read() as con:
+            meta = dict(con.execute(sql.query("get_meta")).fetchall())
+            counts = dict(con.execute(sql.query("table_counts")).fetchall())
+        wal = Path(f"{self.path}.wal")
+        return {"path": str(self.path), "file_bytes": self.path.stat().st_size,
+                "wal_bytes": wal.stat().st_size if wal.exists() else 0,
+                "schema_version": int(meta.get("schema_version", 0)),
+                "library_version": meta.get("library_version", VERSION),
+                "embedding_model": meta.get("embedding_model", ""), "embedding_dim": int(meta.get("embedding_dim", 0)),
+                "counts": counts}
+
     def signature(self) -> tuple:
         """Size, mtime and inode of the file and its WAL: changes whenever a commit lands."""
         parts = []

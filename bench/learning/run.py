@@ -6,9 +6,10 @@ and how fast clustering and values are.
 1. Quality: tests/data/experiences.jsonl (planted themes, bench/learning/themes.py) imported with the real
    model; per axis, a grid of clustering parameters (principal components kept, min_cluster_size,
    min_samples) scored against the themes: adjusted Rand index (noise as one more label), purity of the
-   clustered points, and coverage (share of themed experiences that land in a cluster). Like the library,
-   the grid clusters the warm experiences only (cold storage: learnmem.ghap.cold_tiers, LEARNMEM_COLD_TIER);
-   a table compares the defaults with the cold ones clustered too.
+   clustered points, and coverage (share of themed experiences that land in a cluster). Like the library
+   (learning.member_labels), every experience is clustered and the cold ones (cold storage:
+   learnmem.ghap.cold_tiers, LEARNMEM_COLD_TIER) are then taken out of their clusters; the warm ones are
+   scored. A table compares the defaults with no cold storage and with the warm ones clustered alone.
 2. The value ritual with the library's defaults: for every theme and axis, the theme's cluster (the one
    holding most of its experiences) must accept the theme's faithful summary (themes.VALUES) and refuse
    the other themes' summaries and unrelated statements (themes.UNRELATED).
@@ -87,25 +88,21 @@ def scores(labels_true: list[str], labels: list[int]) -> dict:
 
 
 def cold_comparison(lm, truth: dict[str, str]) -> dict:
-    """The defaults per axis: every experience clustered and scored (no cold storage); every one clustered, then
-    the cold ones taken out of their clusters and clusters left with fewer than min_cluster_size warm members
-    made noise (cold ones shape the density only: an alternative, not the library); the warm ones alone
-    clustered (the library)."""
+    """The defaults per axis: every experience clustered and scored (no cold storage); every one clustered,
+    then the cold ones taken out of their clusters (the library: cold ones shape the density only); the warm
+    ones alone clustered (an alternative the library measured and left: it thins the small themes)."""
     base = learning.parameters()
     out: dict = {}
     for axis in AXES:
         vectors, _, labels_true, warm = axis_data(lm, axis, truth)
         everything = learning.cluster_labels(vectors, base)[0]
-        density = everything[warm]
-        for label in set(density.tolist()) - {-1}:
-            if (density == label).sum() < base.min_cluster_size:
-                density[density == label] = -1
+        density = learning.member_labels(vectors, warm, base)[0][warm]
         alone = learning.cluster_labels(vectors[warm], base)[0].tolist()
         warm_truth = [t for t, w in zip(labels_true, warm) if w]
         out[axis] = {"cold": int((~warm).sum()), "all": scores(labels_true, everything.tolist()),
                      "density_only": scores(warm_truth, density.tolist()), "warm": scores(warm_truth, alone)}
         log(f"cold {axis}: {out[axis]['cold']} cold; ari all {out[axis]['all']['ari']:.3f}, cold as density only "
-            f"{out[axis]['density_only']['ari']:.3f}, warm alone {out[axis]['warm']['ari']:.3f}")
+            f"(library) {out[axis]['density_only']['ari']:.3f}, warm alone {out[axis]['warm']['ari']:.3f}")
     return out
 
 
@@ -120,14 +117,14 @@ def quality(lm, truth: dict[str, str], strategies: dict[str, str]) -> dict:
     out: dict = {}
     for axis in AXES:
         vectors, ids, labels_true, warm = axis_data(lm, axis, truth)
-        vectors, ids = vectors[warm], [i for i, w in zip(ids, warm) if w]  # the library clusters the warm ones
+        ids = [i for i, w in zip(ids, warm) if w]  # the warm ones are scored: the cold ones are never members
         labels_true = [t for t, w in zip(labels_true, warm) if w]
         themed = [i for i, t in enumerate(labels_true) if t != "noise"]
         rows = []
         for variance, size, samples in settings:
             chosen = replace(base, explained_variance=variance, min_cluster_size=size, min_samples=samples)
-            labels, dims = learning.cluster_labels(vectors, chosen)
-            labels = labels.tolist()
+            labels, dims = learning.member_labels(vectors, warm, chosen)
+            labels = labels[warm].tolist()
             rows.append({
                 "variance": variance, "dims": dims, "min_cluster_size": size, "min_samples": samples,
                 "clusters": len(set(labels) - {-1}), "noise": labels.count(-1),
@@ -291,9 +288,10 @@ def report(info: dict, q: dict, r: dict, s: dict, c: dict) -> str:
               "themes (noise experiences are one more label; HDBSCAN's noise one more cluster); purity: of the "
               "clustered experiences; coverage: share of the themed experiences that land in some cluster. "
               "ARI vs strategy: the same labels scored against the entries' strategy field. Cold experiences "
-              f"(tiers {', '.join(ghap.cold_tiers()) or 'none'}: cold storage) are left out, as the library's "
-              "clustering leaves them out; the next table shows what that changes.", "",
-              "| axis | experiences clustered (themed; cold left out) | defaults: dims, clusters / noise | ARI | purity "
+              f"(tiers {', '.join(ghap.cold_tiers()) or 'none'}: cold storage) take part in finding the clusters "
+              "but are never members, as in the library; the warm ones are scored. The next table shows what that "
+              "changes.", "",
+              "| axis | warm experiences (themed; cold) | defaults: dims, clusters / noise | ARI | purity "
               "| coverage | ARI vs strategy | best ARI in the grid (variance kept, size/samples) |",
               "|---|---|---|---|---|---|---|---|"]
     for axis, data in q.items():
@@ -305,9 +303,10 @@ def report(info: dict, q: dict, r: dict, s: dict, c: dict) -> str:
     lines += ["", "Cold storage, with the defaults: **all** clusters every experience and scores them all (no cold "
               "storage, as before it); **cold as density only** clusters every experience, then takes the cold ones "
               "out of their clusters (a cluster left with fewer than min_cluster_size warm members becomes noise) "
-              "and scores the warm ones: an alternative the library does not implement; **warm** clusters the warm "
-              "ones alone (the library). ARI / purity / coverage (clusters, noise of n):", "",
-              "| axis | cold | all | cold as density only | warm (library) |", "|---|---|---|---|---|"]
+              "and scores the warm ones: the library (learning.member_labels); **warm alone** clusters the warm "
+              "ones only: measured and left, it thins the small themes. ARI / purity / coverage (clusters, noise "
+              "of n):", "",
+              "| axis | cold | all | cold as density only (library) | warm alone |", "|---|---|---|---|---|"]
     for axis, data in c.items():
         lines.append(f"| {axis} | {data['cold']} | " + " | ".join(
             f"{x['ari']:.3f} / {x['purity']:.3f} / {x['coverage']:.3f} ({x['clusters']}, {x['noise']} of {x['n']})"
@@ -396,7 +395,7 @@ def main(argv=None) -> int:
             "cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
             "python": platform.python_version(), "load average at start": " ".join(f"{x:.2f}" for x in os.getloadavg()),
             "corpus": f"{len(entries)} entries, {len(set(truth.values()) - {'noise'})} themes + noise",
-            "cold tiers (left out of clustering)": ", ".join(ghap.cold_tiers()) or "none",
+            "cold tiers (never cluster members)": ", ".join(ghap.cold_tiers()) or "none",
             "run time": f"{time.time() - started:.0f} s"}
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "results.json").write_text(json.dumps({"info": info, "quality": q, "cold": c, "ritual": r, "speed": s},
