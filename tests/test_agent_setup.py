@@ -65,8 +65,9 @@ def _front_matter(text: str) -> dict[str, str]:
 
 
 def _server_tools() -> set[str]:
-    """The MCP tool names, read from the adapter's source (each tool is an `async def` in build_server)."""
-    return set(re.findall(r"^    async def (\w+)\(", (ROOT / "mcp_adapter" / "server.py").read_text(), re.MULTILINE))
+    """The MCP tool names, read from the adapter's source (each tool is an `async def` in a module's register)."""
+    return {name for path in (ROOT / "mcp_adapter").glob("*.py")
+            for name in re.findall(r"^    async def (\w+)\(", path.read_text(encoding="utf-8"), re.MULTILINE)}
 
 
 # --------------------------------------------------------------------------- install

@@ -1,0 +1,138 @@
+"""The server class: the SDK's MCPServer, whose refusals and unreadable requests are answered, never dropped.
+
+A call the SDK refuses (arguments outside the input schema, an unknown tool) gets the same error object as a
+library error. A request the stdio transport cannot read (JSON nested deeper than its parser allows, a lone
+surrogate escape) is read again or answered: see `Server.run_stdio_async`.
+"""
+
+import json
+import logging
+import re
+from typing import Any
+
+import anyio
+import pydantic
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from mcp_types import (
+    PARSE_ERROR,
+    ErrorData,
+    JSONRPCError,
+    JSONRPCResponse,
+    jsonrpc_message_adapter,
+)
+
+from mcp_adapter.results import describe_arguments_error, error_result
+
+_log = logging.getLogger(__name__)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# The tokens of a JSON text, enough to find the top level's scalar members without parsing what is nested.
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]|[^\s{}\[\],:"]+')
+
+
+def _top_level_members(text: str) -> dict[str, Any]:
+    """The scalar members (`id`, `method`) of a JSON object's top level, read token by token: this works on a
+    message nested too deeply for any parser, or broken further down."""
+    members: dict[str, Any] = {}
+    depth, key, after_colon = 0, None, False
+    for match in _JSON_TOKEN.finditer(text):
+        token = match.group()
+        if token in ("{", "["):
+            depth, after_colon = depth + 1, False
+        elif token in ("}", "]"):
+            depth -= 1
+        elif depth != 1:
+            continue
+        elif token == ":":
+            after_colon = True
+        elif token == ",":
+            key, after_colon = None, False
+        elif after_colon:
+            if key is not None:
+                try:
+                    members[key] = json.loads(token)
+                except ValueError:
+                    pass
+            after_colon = False
+        elif token.startswith('"'):
+            try:
+                key = json.loads(token)
+            except ValueError:
+                key = None
+    return members
+
+
+def _reread(error: Exception) -> tuple[bool, SessionMessage] | None:
+    """What to do with a line the SDK's stdio transport could not read (it hands on the exception, and the SDK
+    would drop the request unanswered, leaving the client waiting): (False, the message read again) to pass on,
+    or (True, an answer) to send back; None when there is nobody to answer (not a request, or no line).
+
+    The transport parses with pydantic's JSON parser, which refuses a lone surrogate escape ("\\ud800") and
+    stops at about 200 levels of nesting. Python's json reads both: a lone surrogate becomes U+FFFD (what the
+    library makes of one), and the message goes on to the tool, whose input schema answers a value nested too
+    deeply. A line beyond that (over ~1,000 levels, or not JSON) gets a validation_error for a tool call and a
+    JSON-RPC parse error for any other request."""
+    problems = error.errors(include_url=False) if isinstance(error, pydantic.ValidationError) else []
+    line = problems[0].get("input") if problems else None
+    if not isinstance(line, str):
+        return None
+    try:
+        data = json.loads(_SURROGATE.sub("\ufffd", json.dumps(json.loads(line), ensure_ascii=False)))
+        return False, SessionMessage(jsonrpc_message_adapter.validate_python(data, by_name=False))
+    except (ValueError, RecursionError, pydantic.ValidationError):
+        pass
+    members = _top_level_members(line)
+    request_id = members.get("id")
+    if isinstance(request_id, bool) or not isinstance(request_id, (int, str)):
+        return None
+    reason = f"the request could not be read ({problems[0]['msg']}): send valid JSON, nested under 1,000 levels"
+    if members.get("method") == "tools/call":
+        result = error_result("validation_error", f"arguments: {reason}")
+        return True, SessionMessage(JSONRPCResponse(jsonrpc="2.0", id=request_id, result=result.model_dump(
+            by_alias=True, mode="json", exclude_none=True)))
+    return True, SessionMessage(JSONRPCError(jsonrpc="2.0", id=request_id,
+                                             error=ErrorData(code=PARSE_ERROR, message=reason)))
+
+
+class Server(MCPServer):
+    """MCPServer whose refusals of a call (arguments outside the input schema, an unknown tool) are answered
+    in the same error object as the library's, instead of the SDK's plain text."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], request_context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, request_context)
+        except ToolError as exc:
+            if isinstance(exc, UnexpectedToolError):
+                raise
+            if isinstance(exc.__cause__, pydantic.ValidationError):
+                return error_result("validation_error", describe_arguments_error(exc.__cause__))
+            if self._tool_manager.get_tool(name) is None:
+                return error_result("not_found", f"unknown tool {name!r}: list_tools gives the valid names")
+            raise
+
+    async def run_stdio_async(self) -> None:
+        """Serve over stdio (as the SDK does), answering the lines its transport cannot read (`_reread`)."""
+        async with stdio_server() as (read_stream, write_stream):
+            send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+
+            async def relay() -> None:
+                async with send:
+                    async for item in read_stream:
+                        if isinstance(item, Exception):
+                            reread = _reread(item)
+                            if reread is None:
+                                _log.warning("unreadable message: %s", item)
+                                continue
+                            answer, item = reread
+                            if answer:
+                                await write_stream.send(item)
+                                continue
+                        await send.send(item)
+
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(relay)
+                await self._lowlevel_server.run(receive, write_stream,
+                                                self._lowlevel_server.create_initialization_options())
+                tasks.cancel_scope.cancel()  # the client left: stop reading for it
