@@ -21,6 +21,9 @@ Cases:
   indexed function (lookup + rich context).
 - session-start: startup with nothing active (light context, no model); startup with an entry left active
   (orphan notice; light context retrieves memories for it, model loaded); compact.
+- post-tool-use with a Task report holding a lesson (the capture queued: the file opened for one insert).
+- stop with nothing queued (the common case: one count) and with one capture queued (flushed: the model
+  loads, the candidate is compared with the memories and stored).
 - session-end with an active entry (abandoned, its axes recorded).
 
 Targets (from the issue): pre-tool-use p95 <= 150 ms; session-start and user-prompt-submit p95 <= 800 ms
@@ -41,6 +44,8 @@ import time
 from pathlib import Path
 
 import learnmem
+from learnmem import capture_queue
+from learnmem.capture_text import Candidate
 from bench.ghap import corpus
 from bench.ghap.run import CpuMeter
 from bench.measure import load_average, machine_info, percentile_ms
@@ -261,6 +266,21 @@ def run_cases(source: Path, cfg: dict, meter: CpuMeter, load: dict) -> dict:
                             "1 failed, 4 passed in 0.52s", "is_interrupt": False}
         r["post-tool-use-failure: failing pytest recorded"] = case(root, "post-tool-use-failure", [failing], runs,
                                                                    expect_output=True)
+        report = [{**tool("Task", description="investigate"), "tool_response": {"content": [{"type": "text", "text": (
+            f"Turns out the flaky login test ({i}) was caused by the session cookie expiring at midnight UTC; "
+            "freezing the clock in the fixture fixed it.")}]}} for i in range(runs)]
+        r["post-tool-use: a Task report with a lesson (queued: file opened, one insert)"] = case(
+            root, "post-tool-use", report, runs, expect_output=False)
+    with section("stop"):
+        log("stop")
+        lm.discard_queued_memories()
+        r["stop: nothing queued (the common case)"] = case(root, "stop", [{"stop_hook_active": False}], runs,
+                                                           expect_output=False)
+        r["stop: one capture queued (flushed: model cold, dedupe, store)"] = case(
+            root, "stop", [{"stop_hook_active": False}], runs, expect_output=True,
+            before=lambda i: capture_queue.enqueue(lm.store, [Candidate(
+                "learning", f"Turns out export job {i} needs TZ=UTC: the cron host runs in Europe/Paris and "
+                            f"shifted batch {i} by an hour.", "Task", f"bench stop {i}")], "bench"))
     lm.close()
     logged = hook_log(root)
 
