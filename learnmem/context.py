@@ -137,7 +137,8 @@ def _active(active: ActiveGhap) -> tuple[_Candidate, ...]:
 
 def _recent_experiences(lm: Learnmem, limit: int) -> tuple[_Candidate, ...]:
     with lm.store.read() as con:  # cold experiences left out, as search_experiences does by default
-        rows = _warm_rows(con, sql.query("recent_experiences"), {}, limit, ghap.cold_tiers(lm.cold_tier))
+        rows = _dicts(con.execute(sql.query("recent_experiences"),
+                                  {"limit": limit, "cold": list(ghap.cold_tiers(lm.cold_tier))}))
     return tuple(_experience_line(row["id"], row, 1.0 / (rank + 1), rich=False) for rank, row in enumerate(rows))
 
 
@@ -309,7 +310,8 @@ def get_premortem(lm: Learnmem, domain: str, strategy: str, situation: str | Non
     with lm.store.read() as con:
         counts = dict(con.execute(sql.query("premortem_counts"), pair).fetchall())
         # The counts and patterns tally every entry; the failures shown are warm ones (as search_experiences).
-        recent_failures = _warm_rows(con, sql.query("premortem_failures"), pair, 5, ghap.cold_tiers(lm.cold_tier))
+        recent_failures = _dicts(con.execute(sql.query("premortem_failures"),
+                                             pair | {"limit": 5, "cold": list(ghap.cold_tiers(lm.cold_tier))}))
         causes = con.execute(sql.query("premortem_root_causes"), pair | {"limit": 5}).fetchall()
         surprises = con.execute(sql.query("premortem_surprises"), pair | {"limit": 5}).fetchall()
         value_rows = _dicts(con.execute(sql.query("premortem_values"), pair | {"limit": 5}))
@@ -350,18 +352,6 @@ def _premortem_failures(lm: Learnmem, domain: str, strategy: str, situation: str
         lesson={"what_worked": row["lesson_what_worked"], "takeaway": row["lesson_takeaway"]}
         if row["lesson_what_worked"] is not None else None,
         confidence_tier=row["confidence_tier"], created_at=iso(row["created_at"])) for row in recent]
-
-
-def _warm_rows(con, query: str, params: dict, limit: int, cold: Sequence[str]) -> list[dict]:
-    """The first `limit` rows of `query` whose confidence_tier is not cold (asking deeper while cold ones
-    took places)."""
-    fetch = limit
-    while True:
-        rows = _dicts(con.execute(query, params | {"limit": fetch}))
-        warm = [row for row in rows if row["confidence_tier"] not in cold]
-        if len(warm) >= limit or len(rows) < fetch:
-            return warm[:limit]
-        fetch *= 4
 
 
 def _dicts(cursor) -> list[dict]:

@@ -1,11 +1,11 @@
 -- Context assembly and premortems (learnmem/context.py).
 
 -- name: recent_experiences
--- The newest resolved entries that taught something (abandoned ones left out).
+-- The newest resolved entries that taught something (abandoned ones left out), cold tiers ($cold) left out.
 SELECT id, domain, strategy, goal, outcome_status, outcome_result, surprise, root_cause_category,
        root_cause_description, lesson_what_worked, lesson_takeaway, confidence_tier, created_at
 FROM ghap_resolved
-WHERE outcome_status <> 'abandoned'
+WHERE outcome_status <> 'abandoned' AND NOT list_contains($cold::VARCHAR[], confidence_tier)
 ORDER BY created_at DESC, id DESC
 LIMIT $limit;
 
@@ -39,11 +39,12 @@ WHERE domain = $domain AND strategy = $strategy
 GROUP BY outcome_status;
 
 -- name: premortem_failures
--- Falsified entries of a domain and strategy, then abandoned ones, newest first.
+-- Falsified entries of a domain and strategy, then abandoned ones, newest first; cold tiers ($cold) left out.
 SELECT id, domain, strategy, goal, hypothesis, action, prediction, outcome_status, outcome_result, surprise,
        root_cause_category, root_cause_description, lesson_what_worked, lesson_takeaway, confidence_tier, created_at
 FROM ghap_resolved
 WHERE domain = $domain AND strategy = $strategy AND outcome_status IN ('falsified', 'abandoned')
+  AND NOT list_contains($cold::VARCHAR[], confidence_tier)
 ORDER BY outcome_status = 'abandoned', created_at DESC, id DESC
 LIMIT $limit;
 
