@@ -77,7 +77,9 @@ def build_world(embedder) -> tuple[Path, dict[str, str], dict[str, str]]:
     lm = learnmem.open(path, embedder=embedder)
     ids: dict[str, str] = {}
     for key, category, importance, tags, content in scenarios.MEMORIES:
-        ids[key] = lm.store_memory(content, category=category, importance=importance, tags=tags).id
+        spec = next((tag[len("spec:"):] for tag in tags if tag.startswith("spec:")), None)
+        ids[key] = lm.store_memory(content, category=category, importance=importance, spec=spec,
+                                   tags=[tag for tag in tags if not tag.startswith("spec:")]).id
     entries, truth = themes.load_corpus()
     assert lm.import_ghap(themes.CORPUS).imported == len(entries)
     lm.get_clusters("full")
@@ -113,7 +115,10 @@ def run_context(path: Path, embedder, depth: str, situation: str | None, budget:
         return json.loads(out.stdout), (time.perf_counter() - started) * 1000
     lm = learnmem.open(path, embedder=embedder, read_only=True)
     started = time.perf_counter()
-    result = lm.get_context(situation, depth="light" if depth == "light-spec" else "rich", max_tokens=budget)
+    if depth == "light-spec":  # session start with the spec active, as the SessionStart hook finds it
+        result = lm.get_context(situation, depth="light", max_tokens=budget, spec=scenarios.ACTIVE_SPEC)
+    else:
+        result = lm.get_context(situation, depth="rich", max_tokens=budget)
     elapsed = (time.perf_counter() - started) * 1000
     lm.close()
     return {"tokens": result.tokens, "omitted": result.omitted,
@@ -173,7 +178,8 @@ def report(info: dict, rows: list[dict], missing_values: list[str]) -> str:
              "Each situation's right context is known (bench/context/scenarios.py): memory ids, the GHAP cycle, "
              "a code unit, any experience of a planted theme, the value stored for that theme's cluster. "
              "`rich-restart` runs `learnmem context --rich` in a new process; `light-spec` is session-start "
-             "context (no situation) with an active GHAP for the spec.", "",
+             "context (no situation) for the active spec (get_context(spec=...), as the SessionStart hook asks "
+             "when docs/spec/active/ holds it), with an active GHAP for the spec.", "",
              "| situation | depth | " + " | ".join(f"found at {b} tokens (tokens used, ms)" for b in BUDGETS)
              + " | missed at the smallest budget |", "|---|---|" + "---|" * len(BUDGETS) + "---|"]
     totals = {b: [0, 0] for b in BUDGETS}

@@ -30,11 +30,11 @@ MEMORIES = [
      "Public identifiers are UUIDv7 so they sort by creation time; integer keys never leave the database"),
     ("retry-policy", "decision", 0.6, ["http"],
      "Outgoing HTTP calls retry only idempotent requests, three times with exponential backoff and jitter"),
-    # scenario "active spec": its blockers and learnings
-    ("spec-blocker-3ds", "learning", 0.5, ["spec:checkout-v2", "blocker"],
+    # scenario "active spec": its blockers and learnings (a `spec:` tag becomes the memory's spec)
+    ("spec-blocker-3ds", "blocker", 0.5, ["spec:checkout-v2"],
      "Checkout v2 blocker: the payment provider's sandbox does not support 3-D Secure 2 challenges yet, so the "
      "saved-card flow cannot be tested end to end"),
-    ("spec-blocker-legal", "fact", 0.5, ["spec:checkout-v2", "blocker"],
+    ("spec-blocker-legal", "blocker", 0.5, ["spec:checkout-v2"],
      "Checkout v2 blocker: legal has not approved the new terms checkbox wording for one-page checkout"),
     ("spec-learning-cents", "learning", 0.5, ["spec:checkout-v2"],
      "Checkout v2: the cart service returns prices in cents as integers; convert to Decimal once, at the boundary"),
@@ -209,6 +209,7 @@ SCENARIOS = [
      ["retry-policy"]),
 ]
 
+ACTIVE_SPEC = "checkout-v2"  # what learnmem.specs finds in docs/spec/active/ at session start
 SPEC_GHAP = ("feature", "divide-and-conquer", "Implement the checkout v2 spec: one-page checkout with saved cards",
              "Splitting checkout v2 into cart, payment and confirmation steps lets each ship behind its own flag",
              "Build the cart step first", "The cart step passes its tests without touching payment")
