@@ -45,3 +45,9 @@ class RemoteError(LearnmemError):
     """A git remote could not be reached, or refused what was sent (learnmem sync)."""
 
     kind = "remote_error"
+
+
+class LakeError(LearnmemError):
+    """A DuckLake's PostgreSQL catalog could not be reached, or refused the credentials (learnmem.lake)."""
+
+    kind = "lake_error"

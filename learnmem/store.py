@@ -79,10 +79,10 @@ def extension_path(name: str) -> Path:
 
 def load_extension(con: duckdb.DuckDBPyConnection, name: str) -> None:
     """LOAD an extension from its wheel's binary (signed; no network)."""
-    con.execute(sql.query("load_extension").format(path=_quote(str(extension_path(name)))))
+    con.execute(sql.query("load_extension").format(path=quote_literal(str(extension_path(name)))))
 
 
-def _quote(text: str) -> str:
+def quote_literal(text: str) -> str:
     """A SQL string literal, for the statements that take no parameters (ATTACH, LOAD)."""
     return "'" + text.replace("'", "''") + "'"
 
@@ -166,7 +166,7 @@ class Store:
         deadline = time.monotonic() + LOCK_DEADLINE_S
         delay = _BACKOFF_START_S
         attach = sql.query("attach_file").format(
-            path=_quote(str(self.path)), alias=self._alias, mode="(READ_ONLY)" if read_only else "")
+            path=quote_literal(str(self.path)), alias=self._alias, mode="(READ_ONLY)" if read_only else "")
         while True:
             con = (instance if instance is not None else _host()).cursor()
             try:
@@ -233,7 +233,7 @@ class Store:
             try:
                 con = self._connect(read_only=False, instance=instance)
                 fresh.unlink(missing_ok=True)
-                con.execute(sql.query("attach_file").format(path=_quote(str(fresh)), alias="learnmem_rewrite",
+                con.execute(sql.query("attach_file").format(path=quote_literal(str(fresh)), alias="learnmem_rewrite",
                                                             mode=""))
                 con.execute(sql.query("copy_database_between").format(source=self._alias, target="learnmem_rewrite"))
                 con.execute(sql.query("detach_file").format(alias="learnmem_rewrite"))

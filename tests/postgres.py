@@ -32,12 +32,6 @@ def server_binaries() -> Path:
     return Path(found[-1]).parent
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @dataclass
 class PostgresServer:
     """A running server: its port, the folder it lives in, and how to reach a database on it."""
@@ -45,6 +39,13 @@ class PostgresServer:
     folder: Path
     port: int
     _user: pwd.struct_passwd | None
+
+    @staticmethod
+    def free_port() -> int:
+        """A loopback port nothing listens on now."""
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            return probe.getsockname()[1]
 
     @classmethod
     def start(cls, folder: Path) -> PostgresServer:
@@ -56,7 +57,7 @@ class PostgresServer:
             for parent in folder.parents:  # it must be able to reach its folder
                 if str(parent).startswith(("/tmp", "/var/tmp")) and parent.stat().st_mode & 0o005 != 0o005:
                     os.chmod(parent, parent.stat().st_mode | 0o005)
-        server = cls(folder, _free_port(), user)
+        server = cls(folder, cls.free_port(), user)
         binaries = server_binaries()
         server._run(binaries / "initdb", "-D", str(folder / "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8",
                     "--no-sync")

@@ -37,6 +37,11 @@ LOAD {path};
 -- `(READ_ONLY)` or nothing for {mode}.
 ATTACH {path} AS {alias} {mode};
 
+-- name: attach_lake
+-- A DuckLake (learnmem/lake.py): the caller substitutes the quoted `ducklake:postgres:...` name, an alias, and
+-- `(DATA_PATH '...', READ_ONLY)` or nothing for {options}.
+ATTACH {target} AS {alias} {options};
+
 -- name: use_database
 USE {alias};
 

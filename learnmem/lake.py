@@ -1,0 +1,181 @@
+"""Where a team's learnmem lives: a DuckLake whose catalog is a PostgreSQL database (issue 11).
+
+A lake is named `ducklake:postgres:<libpq connection string>`, for example
+`ducklake:postgres:dbname=team host=db.internal port=5432 user=agent`; its data files (Parquet) live under
+`data_path`, a folder every writer can reach (a shared mount) or object storage (`s3://...`). DuckDB's
+`ducklake` and `postgres_scanner` extensions come from their PyPI wheels (the `lake` extra).
+
+This module is the connection layer: it checks a lake's name and data path, attaches the lake to a DuckDB
+connection, and turns every way that can fail into one clear error:
+- a malformed name (an unknown key, a port that is no number, no dbname): ValidationError naming the key;
+- the catalog unreachable (refused, no route, unknown host, no answer within `connect_timeout`, 10 s unless
+  given): LakeError naming host and port;
+- credentials refused (no such role, a wrong password): LakeError naming the user;
+- no such database: NotFoundError naming it;
+- a data path that cannot be created, is not a folder, or differs from the one the lake was made with:
+  ValidationError naming the path.
+The password never appears in a message.
+
+DuckLake differs from a DuckDB file in what the schema may use (tests/test_lake_facts.py pins it): no
+PRIMARY KEY or UNIQUE, no fixed-size FLOAT[384] (vectors are FLOAT[]), no sequences; and several processes
+may write at once, each commit a catalog transaction.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from learnmem import sql
+from learnmem.errors import LakeError, NotFoundError, ValidationError
+
+if TYPE_CHECKING:
+    import duckdb
+
+SCHEME = "ducklake:postgres:"
+# The libpq keys a lake's name may carry (https://www.postgresql.org/docs/current/libpq-connect.html).
+KEYS = ("dbname", "host", "hostaddr", "port", "user", "password", "passfile", "connect_timeout", "sslmode",
+        "sslrootcert", "sslcert", "sslkey", "application_name", "options", "target_session_attrs")
+DEFAULT_CONNECT_TIMEOUT_S = 10
+_PAIR = re.compile(r"\s*([A-Za-z_]+)\s*=\s*('(?:[^'\\]|\\.)*'|[^\s']*)")
+_REMOTE_DATA = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)  # s3://, gs://, az://, https://
+_UNREACHABLE = re.compile(r"Connection refused|could not connect|No route to host|could not translate host name|"
+                          r"timeout expired|Network is unreachable|Name or service not known|Connection timed out",
+                          re.IGNORECASE)
+_CREDENTIALS = re.compile(r'password authentication failed|role "[^"]*" does not exist|no password supplied|'
+                          r"authentication failed|not permitted to log in", re.IGNORECASE)
+_NO_DATABASE = re.compile(r'database "([^"]*)" does not exist', re.IGNORECASE)
+_OTHER_DATA_PATH = re.compile(r'does not match existing data path in the catalog "([^"]*)"', re.IGNORECASE)
+
+
+def is_lake(target: object) -> bool:
+    """Whether `target` (a path, or a string from learnmem.open / LEARNMEM_DB) names a lake."""
+    return isinstance(target, str) and target.startswith(SCHEME)
+
+
+@dataclass(frozen=True)
+class LakeLocation:
+    """A checked lake name: its libpq fields, and where its data files go (None: where the lake has them)."""
+
+    fields: dict[str, str]
+    data_path: str | None = field(default=None)
+
+    @classmethod
+    def parse(cls, target: str, data_path: str | os.PathLike | None = None) -> LakeLocation:
+        """Check `ducklake:postgres:<key=value ...>` and the data path; ValidationError names what is wrong."""
+        if not is_lake(target):
+            raise ValidationError(f"lake: {target!r:.80} does not start with {SCHEME!r} (e.g. "
+                                  f"'{SCHEME}dbname=team host=db.internal port=5432 user=agent')")
+        fields = _conninfo(target[len(SCHEME):])
+        if not fields.get("dbname"):
+            raise ValidationError(f"lake: {cls(fields).name()!r} names no dbname; add dbname=<the catalog database>")
+        if "port" in fields and not (fields["port"].isdigit() and 1 <= int(fields["port"]) <= 65535):
+            raise ValidationError(f"lake: port {fields['port']!r} is not a port number (1-65535)")
+        if "connect_timeout" in fields and not fields["connect_timeout"].isdigit():
+            raise ValidationError(f"lake: connect_timeout {fields['connect_timeout']!r} is not a number of seconds")
+        fields.setdefault("connect_timeout", str(DEFAULT_CONNECT_TIMEOUT_S))
+        return cls(fields, None if data_path is None else _data_path(str(data_path)))
+
+    @property
+    def catalog(self) -> str:
+        """The libpq connection string, password included (for ATTACH only)."""
+        return " ".join(f"{key}={_quote_value(value)}" for key, value in self.fields.items())
+
+    def name(self) -> str:
+        """The lake's name for messages: the password left out."""
+        return SCHEME + " ".join(f"{key}={_quote_value(value)}" for key, value in self.fields.items()
+                                 if key != "password")
+
+    @property
+    def where(self) -> str:
+        return f"{self.fields.get('host', 'localhost')}:{self.fields.get('port', '5432')}"
+
+
+def _conninfo(text: str) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    position = 0
+    text = text.rstrip()
+    while position < len(text):
+        match = _PAIR.match(text, position)
+        if match is None:
+            raise ValidationError(f"lake: cannot read {text[position:position + 40].strip()!r}: the connection "
+                                  "string is key=value pairs separated by spaces (quote a value with spaces: "
+                                  "options='-c search_path=x')")
+        key, value = match.group(1), match.group(2)
+        if key not in KEYS:
+            raise ValidationError(f"lake: unknown key {key!r}; allowed: {', '.join(KEYS)}")
+        if value.startswith("'"):
+            value = re.sub(r"\\(.)", r"\1", value[1:-1])
+        fields[key] = value
+        position = match.end()
+    return fields
+
+
+def _quote_value(value: str) -> str:
+    if value and not re.search(r"[\s'\\]", value):
+        return value
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _data_path(path: str) -> str:
+    """A local data path made ready (created if missing, must be a folder we can write), or object storage
+    as given. Ends with a slash, as DuckLake keeps it."""
+    if _REMOTE_DATA.match(path):
+        return path.rstrip("/") + "/"
+    folder = Path(path).expanduser().absolute()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValidationError(f"data_path: cannot create the folder {str(folder)!r} for the lake's files: "
+                              f"{error.strerror or error}") from None
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+        raise ValidationError(f"data_path: {str(folder)!r} is not a folder this process can write the lake's "
+                              "files into")
+    return str(folder).rstrip("/") + "/"
+
+
+def attach(con: duckdb.DuckDBPyConnection, location: LakeLocation, alias: str = "lake",
+           read_only: bool = False) -> None:
+    """Load the extensions and ATTACH the lake to `con` as `alias`; the catalog's answers become LakeError,
+    NotFoundError or ValidationError (module docstring)."""
+    import duckdb
+
+    from learnmem.store import load_extension, quote_literal
+
+    for name in ("postgres_scanner", "ducklake"):
+        load_extension(con, name)
+    options = [f"DATA_PATH {quote_literal(location.data_path)}"] if location.data_path else []
+    options += ["READ_ONLY"] if read_only else []
+    statement = sql.query("attach_lake").format(target=quote_literal(SCHEME + location.catalog), alias=alias,
+                                                options=f"({', '.join(options)})" if options else "")
+    try:
+        con.execute(statement)
+    except duckdb.Error as error:
+        raise _explained(error, location) from None
+
+
+def _explained(error: Exception, location: LakeLocation) -> Exception:
+    text = str(error).replace(location.fields.get("password", "\0"), "***")
+    user = location.fields.get("user", os.environ.get("PGUSER", "the current user"))
+    if (missing := _NO_DATABASE.search(text)) is not None:
+        return NotFoundError(f"lake: no database {missing.group(1)!r} on {location.where} (create it, e.g. "
+                             f"`createdb {missing.group(1)}`, or name another dbname)")
+    if _CREDENTIALS.search(text):
+        return LakeError(f"lake: the catalog at {location.where} refused user {user!r} (check user and "
+                         f"password): {_last_line(text)}")
+    if _UNREACHABLE.search(text):
+        return LakeError(f"lake: cannot reach the catalog at {location.where} (is PostgreSQL running there, and "
+                         f"reachable from here?): {_last_line(text)}")
+    if (other := _OTHER_DATA_PATH.search(text)) is not None:
+        return ValidationError(f"data_path: the lake keeps its files at {other.group(1)!r}, not "
+                               f"{location.data_path!r}; give that path (or none)")
+    return LakeError(f"lake: {location.name()}: {text}")
+
+
+def _last_line(text: str) -> str:
+    """The catalog's own words: the part of DuckDB's message after the last `failed:`."""
+    tail = text.rsplit("failed:", 1)[-1]
+    return " ".join(tail.split())[:300]

@@ -1,0 +1,81 @@
+"""Reaching a lake (learnmem.lake): its name checked, attached on a real PostgreSQL server, and every way it
+can fail answered by one clear error, the password never shown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from learnmem import lake
+from learnmem.errors import LakeError, NotFoundError, ValidationError
+from tests.postgres import PostgresServer
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> PostgresServer:
+    running = PostgresServer.start(Path(tmp_path_factory.mktemp("postgres")) / "server")
+    yield running
+    running.stop()
+
+
+def _attach(target: str, data_path=None) -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect(config={"autoinstall_known_extensions": False})
+    lake.attach(con, lake.LakeLocation.parse(target, data_path))
+    return con
+
+
+def test_a_lake_name_is_checked_before_anything_connects(tmp_path):
+    location = lake.LakeLocation.parse("ducklake:postgres:dbname=team host=db.internal port=5432 user=agent "
+                                       "password='s3 cr\\'et'", tmp_path / "files")
+    assert location.fields["password"] == "s3 cr'et" and location.fields["connect_timeout"] == "10"
+    assert "s3 cr" not in location.name() and location.where == "db.internal:5432"
+    assert location.data_path == f"{tmp_path / 'files'}/" and (tmp_path / "files").is_dir()
+    assert lake.LakeLocation.parse("ducklake:postgres:dbname=t", "s3://bucket/lake").data_path == "s3://bucket/lake/"
+    assert lake.is_lake("ducklake:postgres:dbname=t") and not lake.is_lake("/tmp/x.duckdb") and not lake.is_lake(3)
+    refusals = {
+        "postgres:dbname=t": r"does not start with 'ducklake:postgres:'",
+        "ducklake:postgres:host=h user=u": r"names no dbname",
+        "ducklake:postgres:dbname=t colour=red": r"unknown key 'colour'; allowed: dbname, host",
+        "ducklake:postgres:dbname=t port=http": r"port 'http' is not a port number",
+        "ducklake:postgres:dbname=t port=70000": r"port '70000' is not a port number",
+        "ducklake:postgres:dbname=t connect_timeout=soon": r"connect_timeout 'soon' is not a number",
+        "ducklake:postgres:dbname=t host": r"cannot read 'host'",
+    }
+    for target, message in refusals.items():
+        with pytest.raises(ValidationError, match=r"^lake: .*" + message):
+            lake.LakeLocation.parse(target)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    with pytest.raises(ValidationError, match=r"^data_path: cannot create the folder .*a-file/lake"):
+        lake.LakeLocation.parse("ducklake:postgres:dbname=t", blocker / "lake")
+
+
+def test_a_lake_attaches_and_keeps_its_data_path(server, tmp_path):
+    catalog = server.create_database("attached")
+    con = _attach(f"ducklake:postgres:{catalog}", tmp_path / "files")
+    con.execute("CREATE TABLE lake.notes (text VARCHAR)")
+    con.execute("INSERT INTO lake.notes VALUES ('kept')")
+    con.execute("INSERT INTO lake.notes SELECT 'bulk ' || i FROM range(5000) AS t(i)")  # past inlining: Parquet
+    con.close()
+    again = _attach(f"ducklake:postgres:{catalog}")  # the lake remembers where its files are
+    assert again.execute("SELECT count(*) FROM lake.notes WHERE text = 'kept'").fetchone() == (1,)
+    assert list((tmp_path / "files").rglob("*.parquet"))
+    with pytest.raises(ValidationError, match=r"^data_path: the lake keeps its files at '.*files/', not "):
+        _attach(f"ducklake:postgres:{catalog}", tmp_path / "elsewhere")
+
+
+def test_each_way_of_failing_is_one_clear_error(server, tmp_path):
+    server.create_database("present")
+    base = f"host=127.0.0.1 port={server.port}"
+    with pytest.raises(NotFoundError, match=r"^lake: no database 'absent' on 127.0.0.1:\d+ \(create it"):
+        _attach(f"ducklake:postgres:dbname=absent {base} user=postgres", tmp_path)
+    with pytest.raises(LakeError, match=r"^lake: the catalog at 127.0.0.1:\d+ refused user 'intruder'"):
+        _attach(f"ducklake:postgres:dbname=present {base} user=intruder", tmp_path)
+    closed = PostgresServer.free_port()
+    with pytest.raises(LakeError, match=rf"^lake: cannot reach the catalog at 127.0.0.1:{closed} \(is PostgreSQL "
+                                        r"running there.*Connection refused") as unreachable:
+        _attach(f"ducklake:postgres:dbname=present host=127.0.0.1 port={closed} user=postgres "
+                "password=hunter2", tmp_path)
+    assert "hunter2" not in str(unreachable.value)
