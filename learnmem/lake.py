@@ -175,6 +175,21 @@ def _explained(error: Exception, location: LakeLocation) -> Exception:
     return LakeError(f"lake: {location.name()}: {text}")
 
 
+_FIXED_VECTOR = re.compile(r"FLOAT\[\d+\]")
+
+
+def schema_statements(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The lake's tables, as CREATE TABLE statements derived from the migrated local file attached as `con`'s
+    current database: the same tables, columns, types and NOT NULLs, so that one set of migrations and
+    named queries serves both. FLOAT[384] becomes FLOAT[] (DuckLake has no fixed-size arrays); keys,
+    CHECKs, defaults and sequences are left out (DuckLake has none: the library supplies ids and `seq`)."""
+    columns: dict[str, list[str]] = {}
+    for table, column, data_type, nullable in con.execute(sql.query("local_table_columns")).fetchall():
+        declared = f'"{column}" {_FIXED_VECTOR.sub("FLOAT[]", data_type)}' + ("" if nullable else " NOT NULL")
+        columns.setdefault(table, []).append(declared)
+    return [f'CREATE TABLE "{table}" ({", ".join(declared)})' for table, declared in columns.items()]
+
+
 def _last_line(text: str) -> str:
     """The catalog's own words: the part of DuckDB's message after the last `failed:`."""
     tail = text.rsplit("failed:", 1)[-1]

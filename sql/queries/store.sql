@@ -72,3 +72,13 @@ SET lock_configuration = true;
 -- imports pandas (when installed) and uuid on its first query that binds a parameter, 0.3-0.9 s that
 -- would otherwise be spent holding the file, with every other process waiting (found by bench.soak).
 SELECT $warm_up AS warm_up;
+
+-- name: local_table_columns
+-- The base tables of the attached file with their columns in order (lake.schema_statements derives the
+-- lake's tables from them).
+SELECT c.table_name, c.column_name, c.data_type, c.is_nullable = 'YES' AS nullable
+FROM information_schema.columns AS c
+JOIN information_schema.tables AS t
+  ON t.table_catalog = c.table_catalog AND t.table_schema = c.table_schema AND t.table_name = c.table_name
+WHERE c.table_catalog = current_database() AND c.table_schema = 'main' AND t.table_type = 'BASE TABLE'
+ORDER BY c.table_name, c.ordinal_position;
