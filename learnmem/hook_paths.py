@@ -44,6 +44,11 @@ class HookPaths:
         return Path(f"{self.db}.capture")
 
     @property
+    def queued(self) -> Path:
+        """Present while captures may wait in the queue: the Stop hook opens the file only then."""
+        return Path(f"{self.db}.queued")
+
+    @property
     def flushed(self) -> Path:
         """The line a flush of the capture queue left for the agent's next prompt or session."""
         return Path(f"{self.db}.captured")

@@ -491,9 +491,15 @@ def _capture(payload: Mapping[str, Any], paths: HookPaths, failed_event: bool) -
 
     found = candidates(payload, PendingFailures(paths.pending_failures), failed_event)
     if found:
-        from learnmem import capture_queue
+        _enqueue(paths, found, payload.get("session_id"))
 
-        capture_queue.enqueue(_store(paths), found, payload.get("session_id"))
+
+def _enqueue(paths: HookPaths, found: list, session_id: Any) -> None:
+    """Queue captures; the marker goes first, so a queue that holds something always has it."""
+    from learnmem import capture_queue
+
+    paths.queued.touch()
+    capture_queue.enqueue(_store(paths), found, session_id)
 
 
 def post_tool_use_failure(payload: Mapping[str, Any], paths: HookPaths,
@@ -512,9 +518,9 @@ def stop(payload: Mapping[str, Any], paths: HookPaths, environ: Mapping[str, str
 
     blockers = unresolved_blockers(PendingFailures(paths.pending_failures))
     if blockers:
-        from learnmem import capture_queue
-
-        capture_queue.enqueue(_store(paths), blockers, payload.get("session_id"))
+        _enqueue(paths, blockers, payload.get("session_id"))
+    if not paths.queued.exists():  # the usual turn: nothing captured, no database opened
+        return None
     return _flush(paths)
 
 
@@ -523,12 +529,16 @@ def _flush(paths: HookPaths) -> str | None:
     now and, through a file beside the database, to the agent with its next prompt or session."""
     from learnmem import capture_queue
 
-    store = _store(paths)
-    if capture_queue.count(store) == 0:
-        return None
-    import learnmem
+    paths.queued.unlink(missing_ok=True)  # before reading the queue: a capture queued meanwhile sets it again
+    try:
+        if capture_queue.count(_store(paths)) == 0:
+            return None
+        import learnmem
 
-    result = learnmem.open(paths.db).flush_queued_memories()
+        result = learnmem.open(paths.db).flush_queued_memories()
+    except Exception:
+        paths.queued.touch()  # not flushed: the next Stop tries again
+        raise
     temporary = paths.flushed.with_name(f"{paths.flushed.name}.{os.getpid()}")
     temporary.write_text(result.message, encoding="utf-8")
     os.replace(temporary, paths.flushed)

@@ -316,3 +316,22 @@ def test_the_stop_hook_queues_and_stores_the_blocker(project):
     assert message.startswith("learnmem: kept 1 of 1 learning")
     (blocker,) = project.lm.list_memories(category="blocker")
     assert "over its data quota" in blocker.content and "auto-captured" in blocker.tags
+
+
+def test_stop_opens_the_file_only_when_the_hooks_queued_something(project):
+    moment = capture.lessons_in_prose(TASK_REPORT)[0]
+    capture_queue.enqueue(project.lm.store, [Candidate(moment.category, moment.content, "Task", moment.key)], "s-1")
+    marker = Path(f"{project.db}.queued")
+    assert not marker.exists()  # queued by the library, not by a hook: no marker
+    assert silent(hook(project, "stop", {"stop_hook_active": False}))
+    assert len(project.lm.list_queued_memories()) == 1  # Stop did not look
+    assert hook(project, "post-tool-use", task("The root cause was the load balancer's 60 s idle timeout closing "
+                                               "long polls; the client now sends a heartbeat every 30 s.")).returncode == 0
+    assert marker.exists()
+    assert system_message(hook(project, "stop", {"stop_hook_active": False})).startswith("learnmem: kept 2 of 2")
+    assert not marker.exists() and project.lm.list_queued_memories() == []
+    capture_queue.enqueue(project.lm.store, [Candidate("learning", "Turns out the staging cron runs in "
+                                                                   "Europe/Paris, so exports shift by an hour.",
+                                                       "Task", "cron tz")], "s-1")
+    message = system_message(hook(project, "session-end", {"reason": "other"}))  # SessionEnd always looks
+    assert message.startswith("learnmem: kept 1 of 1")
