@@ -22,8 +22,9 @@ Cases:
 - session-start: startup with nothing active (light context, no model); startup with an entry left active
   (orphan notice; light context retrieves memories for it, model loaded); compact.
 - post-tool-use with a Task report holding a lesson (the capture queued: the file opened for one insert).
-- stop with nothing queued (the common case: one count) and with one capture queued (flushed: the model
-  loads, the candidate is compared with the memories and stored).
+- stop with nothing queued (the common case: no marker beside the file, the file is not opened) and with
+  one capture queued as the hooks queue it (flushed: the model loads, the candidate is compared with the
+  memories and stored).
 - session-end with an active entry (abandoned, its axes recorded).
 
 Targets (from the issue): pre-tool-use p95 <= 150 ms; session-start and user-prompt-submit p95 <= 800 ms
@@ -278,7 +279,7 @@ def run_cases(source: Path, cfg: dict, meter: CpuMeter, load: dict) -> dict:
                                                            expect_output=False)
         r["stop: one capture queued (flushed: model cold, dedupe, store)"] = case(
             root, "stop", [{"stop_hook_active": False}], runs, expect_output=True,
-            before=lambda i: capture_queue.enqueue(lm.store, [Candidate(
+            before=lambda i: Path(f"{lm.path}.queued").touch() or capture_queue.enqueue(lm.store, [Candidate(
                 "learning", f"Turns out export job {i} needs TZ=UTC: the cron host runs in Europe/Paris and "
                             f"shifted batch {i} by an hour.", "Task", f"bench stop {i}")], "bench"))
     lm.close()
