@@ -187,7 +187,8 @@ def schema_statements(con: duckdb.DuckDBPyConnection) -> list[str]:
     for table, column, data_type, nullable in con.execute(sql.query("local_table_columns")).fetchall():
         declared = f'"{column}" {_FIXED_VECTOR.sub("FLOAT[]", data_type)}' + ("" if nullable else " NOT NULL")
         columns.setdefault(table, []).append(declared)
-    return [f'CREATE TABLE "{table}" ({", ".join(declared)})' for table, declared in columns.items()]
+    return [sql.query("create_lake_table").format(table=f'"{table}"', columns=", ".join(declared))
+            for table, declared in columns.items()]
 
 
 def _last_line(text: str) -> str:

@@ -59,7 +59,7 @@ def test_every_named_query_prepares_on_a_migrated_file(hashed_lm):
     assert failures == {}
 
 
-ATTACHING = ("attach_file", "attach_lake", "use_database", "detach_file", "copy_database", "copy_database_between")
+ATTACHING = ("attach_file", "attach_lake", "create_lake_table", "use_database", "detach_file", "copy_database", "copy_database_between")
 
 
 def test_attach_queries_attach_use_and_detach_a_file(hashed_lm):

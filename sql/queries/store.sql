@@ -42,6 +42,11 @@ ATTACH {path} AS {alias} {mode};
 -- `(DATA_PATH '...', READ_ONLY)` or nothing for {options}.
 ATTACH {target} AS {alias} {options};
 
+-- name: create_lake_table
+-- One table of a lake (learnmem/lake.py schema_statements): the caller substitutes the quoted name and the
+-- column declarations.
+CREATE TABLE {table} ({columns});
+
 -- name: use_database
 USE {alias};
 
