@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from learnmem import sql
-from learnmem.errors import LakeError, NotFoundError, ValidationError
+from learnmem.errors import LakeError, ModelMismatchError, NotFoundError, ValidationError
+from learnmem.version import VERSION
 
 if TYPE_CHECKING:
     import duckdb
@@ -189,6 +190,58 @@ def schema_statements(con: duckdb.DuckDBPyConnection) -> list[str]:
         columns.setdefault(table, []).append(declared)
     return [sql.query("create_lake_table").format(table=f'"{table}"', columns=", ".join(declared))
             for table, declared in columns.items()]
+
+
+LAKE_FORMAT = "1"  # how learnmem lays out a lake; meta key lake_format
+
+
+def prepare(con: duckdb.DuckDBPyConnection, embedding_model: str, embedding_dim: int, alias: str = "lake"
+            ) -> dict[str, str]:
+    """Make the attached lake `alias` a learnmem lake, or check that it is one this learnmem can use, and make
+    it `con`'s default database; returns its meta.
+
+    An empty lake gets the tables schema_statements derives from the migrations, the views and its meta
+    (schema and library version, the embedding model, lake_format), in one transaction. A lake with
+    learnmem's meta must have this learnmem's schema version (LakeError names both: an older lake needs a
+    migration, which learnmem does not perform on lakes yet; a newer one, a newer learnmem) and the model
+    (ModelMismatchError). A lake holding other tables but no meta is refused as not learnmem's.
+    """
+    from learnmem.store import migrated_template
+
+    con.execute(sql.query("use_database").format(alias=alias))
+    present = {name for (name,) in con.execute(sql.query("database_tables"), {"database": alias}).fetchall()}
+    ours = str(max(version for version, _, _ in sql.migrations()))
+    if "meta" not in present:
+        if present:
+            raise LakeError(f"lake: holds tables ({', '.join(sorted(present)[:5])}...) but no learnmem meta: not a "
+                            "learnmem lake; give an empty catalog database")
+        template = migrated_template()
+        try:
+            statements = schema_statements(template)
+        finally:
+            template.close()
+        meta = {"schema_version": ours, "library_version": VERSION, "embedding_model": embedding_model,
+                "embedding_dim": str(embedding_dim), "lake_format": LAKE_FORMAT}
+        con.begin()
+        for statement in statements:
+            con.execute(statement)
+        con.execute((sql.sql_dir() / "views.sql").read_text(encoding="utf-8"))
+        for key, value in meta.items():
+            con.execute(sql.query("insert_meta"), {"key": key, "value": value})
+        con.commit()
+        return meta
+    meta = dict(con.execute(sql.query("get_meta")).fetchall())
+    if meta.get("schema_version") != ours:
+        newer = int(meta.get("schema_version", "0")) > int(ours)
+        raise LakeError(f"lake: made by learnmem {meta.get('library_version', '?')} (schema "
+                        f"{meta.get('schema_version', '?')}); this is learnmem {VERSION} (schema {ours}): "
+                        + ("upgrade learnmem to use it" if newer else
+                           "this learnmem cannot migrate a lake yet; use the learnmem that made it"))
+    if (meta.get("embedding_model"), meta.get("embedding_dim")) != (embedding_model, str(embedding_dim)):
+        raise ModelMismatchError(f"embedding model: the lake was embedded with {meta.get('embedding_model')!r} "
+                                 f"({meta.get('embedding_dim')}-d), but {embedding_model!r} ({embedding_dim}-d) is "
+                                 "configured; open it with the lake's model")
+    return meta
 
 
 def _last_line(text: str) -> str:

@@ -432,6 +432,17 @@ def _meta_if_current(con: duckdb.DuckDBPyConnection) -> dict[str, str] | None:
     return meta
 
 
+def migrated_template() -> duckdb.DuckDBPyConnection:
+    """A new in-memory DuckDB holding the schema every migration and the views make, and no rows: what a
+    lake's tables are derived from (learnmem.lake)."""
+    template = duckdb.connect(":memory:", config=_CONFIG)
+    template.execute(sql.query("create_ledger"))
+    for version, name, text in sql.migrations():
+        _apply_migration(template, version, name, text)
+    template.execute((sql.sql_dir() / "views.sql").read_text(encoding="utf-8"))
+    return template
+
+
 def _apply_migration(con: duckdb.DuckDBPyConnection, version: int, name: str, text: str) -> None:
     """One migration, one transaction: it and its ledger row land together or not at all."""
     con.begin()

@@ -79,3 +79,39 @@ def test_each_way_of_failing_is_one_clear_error(server, tmp_path):
         _attach(f"ducklake:postgres:dbname=present host=127.0.0.1 port={closed} user=postgres "
                 "password=hunter2", tmp_path)
     assert "hunter2" not in str(unreachable.value)
+
+
+def test_an_empty_lake_is_made_learnmem_s_and_a_lake_is_checked_before_use(server, tmp_path):
+    from learnmem import sql
+    from learnmem.errors import ModelMismatchError
+    from learnmem.store import migrated_template
+
+    target = f"ducklake:postgres:{server.create_database('prepared')}"
+    con = _attach(target, tmp_path / "files")
+    meta = lake.prepare(con, "all-MiniLM-L6-v2", 384)
+    ours = str(max(version for version, _, _ in sql.migrations()))
+    assert meta["schema_version"] == ours and meta["lake_format"] == lake.LAKE_FORMAT
+    template = migrated_template()
+    local = {name for (name,) in template.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = "
+                                                   "'memory' UNION ALL SELECT view_name FROM duckdb_views() WHERE "
+                                                   "database_name = 'memory' AND NOT internal").fetchall()}
+    template.close()
+    present = {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = 'lake' "
+                                               "UNION ALL SELECT view_name FROM duckdb_views() WHERE database_name = "
+                                               "'lake' AND NOT internal").fetchall()}
+    assert present == local and len(present) > 30
+    assert con.execute("SELECT count(*) FROM memory_list").fetchone() == (0,)  # the views work on the lake
+    con.close()
+    again = _attach(target)
+    assert lake.prepare(again, "all-MiniLM-L6-v2", 384) == meta  # nothing made twice
+    assert again.execute("SELECT count(*) FROM meta").fetchone() == (len(meta),)
+    with pytest.raises(ModelMismatchError, match=r"the lake was embedded with 'all-MiniLM-L6-v2' \(384-d\)"):
+        lake.prepare(again, "bge-small", 384)
+    again.execute("UPDATE meta SET value = '999' WHERE key = 'schema_version'")
+    with pytest.raises(LakeError, match=rf"made by learnmem .* \(schema 999\); this is learnmem .* \(schema {ours}\): "
+                                        r"upgrade learnmem"):
+        lake.prepare(again, "all-MiniLM-L6-v2", 384)
+    foreign = _attach(f"ducklake:postgres:{server.create_database('foreign')}", tmp_path / "foreign")
+    foreign.execute("CREATE TABLE lake.invoices (id VARCHAR)")
+    with pytest.raises(LakeError, match=r"holds tables \(invoices\.\.\.\) but no learnmem meta: not a learnmem lake"):
+        lake.prepare(foreign, "all-MiniLM-L6-v2", 384)

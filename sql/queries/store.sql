@@ -18,6 +18,16 @@ SELECT key, value FROM meta;
 -- name: set_meta
 INSERT OR REPLACE INTO meta (key, value) VALUES ($key, $value);
 
+-- name: insert_meta
+-- A lake's meta rows (a lake's tables have no key for set_meta's REPLACE: learnmem/lake.py writes them once).
+INSERT INTO meta (key, value) VALUES ($key, $value);
+
+-- name: database_tables
+-- The tables and views of an attached database (a lake, by its alias).
+SELECT table_name FROM duckdb_tables() WHERE database_name = $database
+UNION ALL
+SELECT view_name FROM duckdb_views() WHERE database_name = $database AND NOT internal;
+
 -- name: table_counts
 SELECT 'memories' AS table_name, count(*) AS row_count FROM memories
 UNION ALL SELECT 'code_files', count(*) FROM code_files
