@@ -115,3 +115,68 @@ def test_an_empty_lake_is_made_learnmem_s_and_a_lake_is_checked_before_use(serve
     foreign.execute("CREATE TABLE lake.invoices (id VARCHAR)")
     with pytest.raises(LakeError, match=r"holds tables \(invoices\.\.\.\) but no learnmem meta: not a learnmem lake"):
         lake.prepare(foreign, "all-MiniLM-L6-v2", 384)
+
+
+RETRYING_WRITER = """
+import sys
+import duckdb
+from learnmem import lake
+target, name, rows = sys.argv[1], sys.argv[2], int(sys.argv[3])
+con = duckdb.connect(config={"autoinstall_known_extensions": False})
+lake.attach(con, lake.LakeLocation.parse(target))
+for n in range(rows):
+    lake.retrying(con, lambda c: c.execute("INSERT INTO lake.events VALUES (?, ?)", [name, n]))
+"""
+
+
+def test_writers_committing_at_once_lose_nothing_with_retries(server, tmp_path):
+    import subprocess
+    import sys
+
+    target = f"ducklake:postgres:{server.create_database('retries')}"
+    con = _attach(target, tmp_path / "files")
+    con.execute("CREATE TABLE lake.events (writer VARCHAR NOT NULL, n INTEGER NOT NULL)")
+    writers = [subprocess.Popen([sys.executable, "-c", RETRYING_WRITER, target, f"w{k}", "25"],
+                                stderr=subprocess.PIPE, text=True) for k in range(8)]
+    errors = [writer.communicate(timeout=300)[1] for writer in writers]
+    assert [writer.returncode for writer in writers] == [0] * 8, errors
+    counts = con.execute("SELECT writer, count(DISTINCT n) FROM lake.events GROUP BY ALL ORDER BY writer").fetchall()
+    assert counts == [(f"w{k}", 25) for k in range(8)]
+
+
+def test_a_failing_transaction_writes_nothing(server, tmp_path):
+    con = _attach(f"ducklake:postgres:{server.create_database('atomic')}", tmp_path / "files")
+    con.execute("CREATE TABLE lake.events (n INTEGER NOT NULL)")
+
+    def half_then_fail(c):
+        c.execute("INSERT INTO lake.events VALUES (1)")
+        c.execute("INSERT INTO lake.events VALUES (NULL)")  # NOT NULL: the whole transaction goes
+
+    with pytest.raises(duckdb.ConstraintException):
+        lake.retrying(con, half_then_fail)
+    assert con.execute("SELECT count(*) FROM lake.events").fetchone() == (0,)
+    assert lake.retrying(con, lambda c: c.execute("INSERT INTO lake.events VALUES (2)").fetchall()) == [(1,)]
+
+
+def test_a_conflicting_commit_is_tried_again_then_given_up(server, tmp_path, monkeypatch):
+    con = _attach(f"ducklake:postgres:{server.create_database('conflicts')}", tmp_path / "files")
+    con.execute("CREATE TABLE lake.events (n INTEGER NOT NULL)")
+    monkeypatch.setattr(lake, "_BACKOFF_S", (0.0, 0.0))
+    calls = []
+
+    def conflicting_twice(c):
+        calls.append(1)
+        c.execute("INSERT INTO lake.events VALUES (?)", [len(calls)])
+        if len(calls) <= 2:
+            raise duckdb.TransactionException("Transaction conflict: another writer committed first")
+        return len(calls)
+
+    assert lake.retrying(con, conflicting_twice) == 3
+    assert con.execute("SELECT n FROM lake.events").fetchall() == [(3,)]  # the two conflicting tries left nothing
+    monkeypatch.setattr(lake, "MAX_ATTEMPTS", 3)
+
+    def always_conflicting(c):
+        raise duckdb.TransactionException("Transaction conflict")
+
+    with pytest.raises(LakeError, match=r"conflicted with other writers 3 times in a row; nothing was written"):
+        lake.retrying(con, always_conflicting)
