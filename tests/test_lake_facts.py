@@ -6,7 +6,8 @@ design's reason changes with it, and this file says which.
   refused: the lake's tables need ids made by the writer, vectors as FLOAT[], and no upserts by key.
 - Vectors stored as FLOAT[] rank exactly with list_cosine_similarity, and cast back to FLOAT[384] for the
   array functions the local queries use.
-- Several processes commit to one table at once, each through its own catalog transaction: nothing lost.
+- Several processes commit to one table at once, each through its own catalog transaction: nothing lost
+  (tests/test_lake_connect.py: 8 writers through lake.retrying).
 - Every commit makes a new snapshot: the id a process can compare to know its cached vectors are current.
 - The local schema, derived (lake.schema_statements), makes a lake on which the views and all but six
   named queries run as written (LAKE_DIFFERENCES: three upserts, three casts).
@@ -14,15 +15,12 @@ design's reason changes with it, and this file says which.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import duckdb
 import pytest
 
-from learnmem.store import load_extension
+from learnmem import lake
 from tests.postgres import PostgresServer
 
 
@@ -35,9 +33,7 @@ def server(tmp_path_factory) -> PostgresServer:
 
 def _lake(catalog: str, data: Path) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect(config={"autoinstall_known_extensions": False})
-    for name in ("postgres_scanner", "ducklake"):
-        load_extension(con, name)
-    con.execute(f"ATTACH 'ducklake:postgres:{catalog}' AS lake (DATA_PATH '{data}/')")
+    lake.attach(con, lake.LakeLocation.parse(f"ducklake:postgres:{catalog}", data))
     con.execute("USE lake")
     return con
 
@@ -71,41 +67,6 @@ def test_vectors_as_float_lists_rank_exactly(server, tmp_path):
     assert cast == pytest.approx(ranked[0][1])
 
 
-WRITER = textwrap.dedent("""
-    import sys, time, duckdb
-    from learnmem.store import load_extension
-    catalog, data, name, rows = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-    con = duckdb.connect(config={"autoinstall_known_extensions": False})
-    for ext in ("postgres_scanner", "ducklake"):
-        load_extension(con, ext)
-    con.execute(f"ATTACH 'ducklake:postgres:{catalog}' AS lake (DATA_PATH '{data}/')")
-    retries = 0
-    for i in range(rows):
-        while True:
-            try:
-                con.execute("INSERT INTO lake.events VALUES (?, ?)", [name, i])
-                break
-            except duckdb.TransactionException:
-                retries += 1  # another writer committed first: the commit is tried again
-                time.sleep(0.01)
-    print(retries)
-""")
-
-
-def test_three_processes_commit_to_one_table_at_once(server, tmp_path):
-    catalog = server.create_database("writers")
-    con = _lake(catalog, tmp_path)
-    con.execute("CREATE TABLE events (writer VARCHAR NOT NULL, n INTEGER NOT NULL)")
-    con.close()
-    writers = [subprocess.Popen([sys.executable, "-c", WRITER, catalog, str(tmp_path), f"w{k}", "50"],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for k in range(3)]
-    outcomes = [writer.communicate(timeout=300) for writer in writers]
-    assert [writer.returncode for writer in writers] == [0, 0, 0], [err for _, err in outcomes]
-    con = _lake(catalog, tmp_path)
-    rows = con.execute("SELECT writer, count(*), count(DISTINCT n) FROM events GROUP BY writer ORDER BY writer")
-    assert rows.fetchall() == [("w0", 50, 50), ("w1", 50, 50), ("w2", 50, 50)]
-
-
 def test_every_commit_makes_a_new_snapshot(server, tmp_path):
     con = _lake(server.create_database("snapshots"), tmp_path)
     con.execute("CREATE TABLE memories (id VARCHAR NOT NULL)")
@@ -137,7 +98,7 @@ def test_the_local_schema_made_a_lake_s_runs_every_named_query_but_the_known_few
     """lake.schema_statements derives the lake's tables from a migrated local file; the views and every
     named query then bind on the lake as they are, except LAKE_DIFFERENCES. Queries that read an Arrow
     table the caller registers (new_*) are left out here: binding them needs the table."""
-    from learnmem import lake, sql
+    from learnmem import sql
 
     with hashed_lm.store.read() as local:
         statements = lake.schema_statements(local)
