@@ -38,28 +38,23 @@ from learnmem.ghap_records import (
 from learnmem.memory_index import MemoryIndex
 from learnmem.records import (DeleteResult, DocGap, FlushResult, ForgetResult, Info, Memory, MemoryHit, MemorySummary,
                               MemoryWithFiles, QueuedMemory, StaleMemory, StoreResult)
+from learnmem.lake_store import open_store
 from learnmem.paths import database_path, project_root
-from learnmem.store import Store
 
 
 class Learnmem:
-    """One learnmem file. Create it with `learnmem.open()`."""
+    """One learnmem file, or one project of a lake. Create it with `learnmem.open()`."""
 
-    def __init__(
-        self,
-        path: str | os.PathLike | None = None,
-        *,
-        read_only: bool = False,
-        embedder: Embedder | None = None,
-        cold_tier: str | None = None,
-    ):
+    def __init__(self, path: str | os.PathLike | None = None, *, read_only: bool = False,
+                 embedder: Embedder | None = None, cold_tier: str | None = None,
+                 data_path: str | os.PathLike | None = None, project: str | None = None, agent: str | None = None):
         self.cold_tier = ghap.cold_tier_setting(cold_tier)  # None: $LEARNMEM_COLD_TIER at each use, else bronze
         self._embedder = embedder
         self._model_checked = False
         self._embedder_lock = threading.Lock()
         model_name = embedder.name if embedder is not None else DEFAULT_MODEL
         dim = embedder.dim if embedder is not None else memories.EMBEDDING_DIM
-        self.store = Store(path, read_only=read_only, embedding_model=model_name, embedding_dim=dim)
+        self.store = open_store(path, read_only, model_name, dim, data_path, project, agent)
         self._memory_index = MemoryIndex(self.store, dim)
         self._accesses = memory_usage.AccessLog(self.store)
         self._code_index = code_search.CodeIndex(self.store, dim)
@@ -70,7 +65,7 @@ class Learnmem:
 
     def __repr__(self) -> str:
         mode = "read-only" if self.store.read_only else "read-write"
-        return f"<Learnmem {self.store.path} ({mode})>"
+        return f"<Learnmem {self.store.name()} ({mode})>"
 
     def __enter__(self) -> Learnmem:
         return self
@@ -80,7 +75,7 @@ class Learnmem:
 
     @property
     def path(self) -> Path:
-        """The DuckDB file."""
+        """The DuckDB file (a lake: `<git top level>/.learnmem/lake-<project>`, where no file is)."""
         return self.store.path
 
     @property
@@ -571,16 +566,24 @@ class Learnmem:
 
 def open(  # noqa: A001 - learnmem.open() reads like the builtin it mirrors
     path: str | os.PathLike | None = None, *, read_only: bool = False, embedder: Embedder | None = None,
-    cold_tier: str | None = None,
+    cold_tier: str | None = None, data_path: str | os.PathLike | None = None, project: str | None = None,
+    agent: str | None = None,
 ) -> Learnmem:
-    """Open (creating and migrating if needed) a learnmem file.
+    """Open (creating and migrating if needed) a learnmem file, or a project in a lake.
 
-    path: the DuckDB file; default `$LEARNMEM_DB`, else `<git root>/.learnmem/learnmem.duckdb`.
+    path: the DuckDB file, or a lake: `ducklake:postgres:<libpq string>` (learnmem.lake); default
+      `$LEARNMEM_DB`, else `<git root>/.learnmem/learnmem.duckdb`.
     read_only: open without the right to write (other processes may read too).
     embedder: the embedding model; default all-MiniLM-L6-v2, loaded on first use.
     cold_tier: highest cold tier: silver, bronze, abandoned, none (default $LEARNMEM_COLD_TIER, else bronze).
+    data_path: a lake only: where its data files go (a shared folder, or s3://...); default
+      `$LEARNMEM_LAKE_DATA_PATH`, else the path the lake was made with. A new lake needs one.
+    project, agent: a lake only: the project (a schema; projects never see each other's rows; default
+      `$LEARNMEM_PROJECT`, else the name of the git top level) and the agent, whose sessions and active GHAP
+      entry are its own (default `$LEARNMEM_AGENT`, else host and checkout). See learnmem.lake_store.
     """
-    return Learnmem(path, read_only=read_only, embedder=embedder, cold_tier=cold_tier)
+    return Learnmem(path, read_only=read_only, embedder=embedder, cold_tier=cold_tier, data_path=data_path,
+                    project=project, agent=agent)
 
 
 def init_project(directory: str | os.PathLike = ".") -> Path:

@@ -70,7 +70,9 @@ def count(store: Store) -> int:
 def discard(store: Store) -> int:
     """Drop every queued candidate; returns how many."""
     with store.write() as con:
-        return len(con.execute(sql.query("discard_queued_captures")).fetchall())
+        discarded = con.execute(sql.query("count_queued_captures")).fetchone()[0]
+        con.execute(sql.query("discard_queued_captures"))
+    return discarded
 
 
 def flush(store: Store, embedder_factory: Callable[[], Embedder], index: MemoryIndex,

@@ -21,7 +21,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from learnmem import cli_code, cli_context, cli_ghap, cli_git, cli_hooks, cli_learning, cli_notes, cli_portable
+from learnmem import (cli_code, cli_context, cli_ghap, cli_git, cli_hooks, cli_lake, cli_learning, cli_notes,
+                      cli_portable)
 
 PROG = "learnmem"
 
@@ -382,7 +383,8 @@ def _common_options(*, suppress_defaults: bool) -> argparse.ArgumentParser:
         "--db",
         metavar="PATH",
         default=db_default,
-        help="database file (default: $LEARNMEM_DB, else <git root or cwd>/.learnmem/learnmem.duckdb)",
+        help="database file, or a lake: ducklake:postgres:<libpq string> (default: $LEARNMEM_DB, else "
+             "<git root or cwd>/.learnmem/learnmem.duckdb)",
     )
     parent.add_argument("--json", action="store_true", default=json_default, help="print machine-readable JSON")
     return parent
@@ -425,6 +427,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
     **cli_context.COMMANDS,
     **cli_portable.COMMANDS,
     **cli_notes.COMMANDS,
+    "lake": (cli_lake.run, "a team's lake (DuckLake on PostgreSQL): push a local file into it, pull a local copy"),
     "hook": (cli_hooks.run, "answer a Claude Code hook event (JSON on stdin): session-start, user-prompt-submit, "
                             "pre-tool-use, post-tool-use, post-tool-use-failure, stop, session-end"),
 }
@@ -519,6 +522,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--model", metavar="PATH", help="model directory or name (default: $LEARNMEM_MODEL, else all-MiniLM-L6-v2)"
     )
     cli_git.add_commands(commands["git"], common, _Parser)
+    cli_lake.add_commands(commands["lake"], common, _Parser)
     cli_ghap.add_commands(commands["ghap"], common, _Parser)
     cli_learning.add_arguments(commands, common, _Parser)
     cli_hooks.add_arguments(commands["hook"])

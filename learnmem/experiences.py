@@ -246,12 +246,13 @@ def embed_pending(store: Store, embedder, rows: Sequence[tuple[str, str, str]] |
     table = _vectors(rows, embedder)
     with store.write() as con:
         con.register("new_experience_axes", table)
-        filled = con.execute(sql.query("fill_axis_embeddings")).fetchall()
+        filled = con.execute(sql.query("fillable_axis_count")).fetchone()[0]
+        con.execute(sql.query("fill_axis_embeddings"))
         con.unregister("new_experience_axes")
         if con.execute(sql.query("recent_embedded_count")).fetchone()[0] >= FOLD_ROWS:
             con.execute(sql.query("fold_recent_axes"))
             con.execute(sql.query("clear_folded_axes"))
-    return len(filled)
+    return filled
 
 
 def reembed_experiences(store: Store, embedder) -> int:

@@ -131,7 +131,8 @@ def increment_tool_count(store: Store) -> int:
     """Count one tool call in the current session; returns the count since the last check-in."""
     with store.write() as con:
         session_id, _ = _current_session(con)
-        return con.execute(sql.query("add_tool_call"), {"id": session_id}).fetchone()[0]
+        con.execute(sql.query("add_tool_call"), {"id": session_id})
+        return con.execute(sql.query("session_tool_count"), {"id": session_id}).fetchone()[0]
 
 
 def should_check_in(store: Store, frequency: int = 10) -> bool:
@@ -153,7 +154,8 @@ def hand_over_tool_calls(store: Store, calls: int, frequency: int, upcoming: int
     validate.integer("frequency", frequency, low=1, high=10_000)
     with store.write() as con:
         session_id, _ = _current_session(con)
-        count = con.execute(sql.query("add_tool_calls"), {"id": session_id, "calls": calls}).fetchone()[0]
+        con.execute(sql.query("add_tool_calls"), {"id": session_id, "calls": calls})
+        count = con.execute(sql.query("session_tool_count"), {"id": session_id}).fetchone()[0]
         count += upcoming
         if count < frequency:
             return None

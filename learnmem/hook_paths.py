@@ -12,14 +12,26 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from learnmem.paths import project_root
+from learnmem.paths import names_lake, project_root
 
 
 @dataclass(frozen=True)
 class HookPaths:
-    """The learnmem file a hook works on, and the files the hooks keep beside it."""
+    """The learnmem file a hook works on, and the files the hooks keep beside it. On a lake (`lake`: its name),
+    `db` is `<project root>/.learnmem/lake`, a file that does not exist, beside which the small files are kept."""
 
     db: Path
+    lake: str | None = None
+
+    @property
+    def target(self) -> str:
+        """What learnmem.open takes: the lake's name, else the file's path."""
+        return self.lake if self.lake is not None else str(self.db)
+
+    @property
+    def set_up(self) -> bool:
+        """Whether learnmem is set up here: a lake is named, or the file exists."""
+        return self.lake is not None or self.db.is_file()
 
     @property
     def folder(self) -> Path:
@@ -56,7 +68,13 @@ class HookPaths:
 
 def locate(db: str | None, payload: Mapping[str, Any], environ: Mapping[str, str]) -> HookPaths:
     """`db`, else $LEARNMEM_DB, else the first of the payload's cwd, $CLAUDE_PROJECT_DIR and this process's
-    directory whose project root holds `.learnmem/learnmem.duckdb` (the first candidate when none does)."""
+    directory whose project root holds `.learnmem/learnmem.duckdb` (the first candidate when none does). A lake
+    (`db` or $LEARNMEM_DB) keeps the hooks' small files in the project's `.learnmem/`."""
+    named = db or environ.get("LEARNMEM_DB")
+    if names_lake(named):
+        folder = next((f for f in (payload.get("cwd"), environ.get("CLAUDE_PROJECT_DIR"))
+                       if isinstance(f, str) and f and Path(f).is_dir()), os.getcwd())
+        return HookPaths(project_root(Path(folder)) / ".learnmem" / "lake", lake=named)
     if db:
         return HookPaths(Path(db).expanduser().absolute())
     if environ.get("LEARNMEM_DB"):

@@ -158,8 +158,9 @@ def handle(event: str | None, raw: bytes | str, db: str | None = None,
         if problem is not None:
             _log(paths, name, problem)
             return ""
-        if not paths.db.is_file():  # learnmem is not set up here: do nothing, create nothing
+        if not paths.set_up:  # learnmem is not set up here: do nothing, create nothing
             return ""
+        paths.folder.mkdir(exist_ok=True)  # a lake's: the hooks' small files go there
         context = HANDLERS[name](payload, paths, environ)
         if environ.get("LEARNMEM_DEBUG"):
             _log(paths, name, f"answered in {(time.perf_counter() - started) * 1000:.0f} ms "
@@ -231,13 +232,14 @@ def _int_setting(environ: Mapping[str, str], name: str, default: int, low: int, 
 
 
 def _store(paths: HookPaths, read_only: bool = False):
-    """The file without the facade: DuckDB only, no numpy, pyarrow or model (as `learnmem ghap status`)."""
+    """The file (or lake) without the facade: DuckDB only, no numpy, pyarrow or model (as `learnmem ghap status`)."""
     from learnmem import store
     from learnmem.embed import DEFAULT_MODEL
+    from learnmem.lake_store import open_store
 
     if _wait_s is not None:  # this process is a hook: the agent waits while it does
         store.LOCK_DEADLINE_S = min(store.LOCK_DEADLINE_S, _wait_s)
-    return store.Store(paths.db, read_only=read_only, embedding_model=DEFAULT_MODEL, embedding_dim=EMBEDDING_DIM)
+    return open_store(paths.target, read_only, DEFAULT_MODEL, EMBEDDING_DIM)
 
 
 def _entry_lines(entry: Any) -> str:
@@ -357,7 +359,7 @@ def get_context(paths: HookPaths, view: OneShotView, event: str, **arguments: An
         _log(paths, event, f"one-shot context unavailable ({type(error).__name__}: {error}); used the facade")
         import learnmem
 
-        return learnmem.open(paths.db, read_only=view.store.read_only).get_context(**arguments)
+        return learnmem.open(paths.target, read_only=view.store.read_only).get_context(**arguments)
 
 
 # -- PreToolUse --------------------------------------------------------------------------------------------
@@ -535,7 +537,7 @@ def _flush(paths: HookPaths) -> str | None:
             return None
         import learnmem
 
-        result = learnmem.open(paths.db).flush_queued_memories()
+        result = learnmem.open(paths.target).flush_queued_memories()
     except Exception:
         paths.queued.touch()  # not flushed: the next Stop tries again
         raise

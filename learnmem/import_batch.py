@@ -327,8 +327,10 @@ def _merge_supersedes(con, memories: list[ImportedMemory]) -> int:
     params = {"ids": [memory.row["id"] for memory in chosen],
               "bys": [memory.state["superseded_by"] for memory in chosen],
               "times": [memory.state.get("changed_at") or memory.row["created_at"] for memory in chosen]}
-    changed = con.execute(sql.query("merge_known_supersedes"), params).fetchall()
-    changed += con.execute(sql.query("merge_new_supersedes"), params).fetchall()
+    changed = con.execute(sql.query("known_supersedes_to_merge"), params).fetchall()
+    con.execute(sql.query("merge_known_supersedes"), params)
+    changed += con.execute(sql.query("new_supersedes_to_merge"), params).fetchall()
+    con.execute(sql.query("merge_new_supersedes"), params)
     if changed:
         con.execute(sql.query("count_rewrite"))
     return len(changed)

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from learnmem import sql
 from learnmem.errors import LakeError, ModelMismatchError, NotFoundError, ValidationError
+from learnmem.paths import names_lake
 from learnmem.version import VERSION
 
 if TYPE_CHECKING:
@@ -58,8 +59,9 @@ _OTHER_DATA_PATH = re.compile(r'does not match existing data path in the catalog
 
 
 def is_lake(target: object) -> bool:
-    """Whether `target` (a path, or a string from learnmem.open / LEARNMEM_DB) names a lake."""
-    return isinstance(target, str) and target.startswith(SCHEME)
+    """Whether `target` (a path, or a string from learnmem.open / LEARNMEM_DB) names a lake: any `ducklake:` name,
+    so that another catalog than PostgreSQL is refused by LakeLocation.parse rather than taken for a file."""
+    return names_lake(target)
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,7 @@ class LakeLocation:
     @classmethod
     def parse(cls, target: str, data_path: str | os.PathLike | None = None) -> LakeLocation:
         """Check `ducklake:postgres:<key=value ...>` and the data path; ValidationError names what is wrong."""
-        if not is_lake(target):
+        if not (isinstance(target, str) and target.startswith(SCHEME)):
             raise ValidationError(f"lake: {target!r:.80} does not start with {SCHEME!r} (e.g. "
                                   f"'{SCHEME}dbname=team host=db.internal port=5432 user=agent')")
         fields = _conninfo(target[len(SCHEME):])
@@ -182,60 +184,110 @@ def _explained(error: Exception, location: LakeLocation) -> Exception:
 
 
 _FIXED_VECTOR = re.compile(r"FLOAT\[\d+\]")
+# A lake has no sequences: a numbered column (memories.seq, code_units.seq, which order rows by insertion and
+# break ties) takes the inserting transaction's start in microseconds. Rows of one insert tie, and a
+# transaction that started first may commit last: readers of a lake reload on a count they did not expect
+# (memory_index does).
+_NUMBERED = "BIGINT NOT NULL default (epoch_us(current_timestamp))"
 
 
-def schema_statements(con: duckdb.DuckDBPyConnection) -> list[str]:
-    """The lake's tables, as CREATE TABLE statements derived from the migrated local file attached as `con`'s
+def schema_statements(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str]]:
+    """The lake's tables, as (name, CREATE TABLE statement) derived from the migrated local file attached as `con`'s
     current database: the same tables, columns, types and NOT NULLs, so that one set of migrations and
-    named queries serves both. FLOAT[384] becomes FLOAT[] (DuckLake has no fixed-size arrays); keys,
-    CHECKs, defaults and sequences are left out (DuckLake has none: the library supplies ids and `seq`)."""
+    named queries serves both. FLOAT[384] becomes FLOAT[] (DuckLake has no fixed-size arrays); keys and
+    CHECKs are left out (DuckLake has none: the library supplies ids), and a column numbered by a sequence
+    defaults to its transaction's time (_NUMBERED)."""
     columns: dict[str, list[str]] = {}
-    for table, column, data_type, nullable in con.execute(sql.query("local_table_columns")).fetchall():
-        declared = f'"{column}" {_FIXED_VECTOR.sub("FLOAT[]", data_type)}' + ("" if nullable else " NOT NULL")
+    for table, column, data_type, nullable, numbered in con.execute(sql.query("local_table_columns")).fetchall():
+        if numbered:
+            declared = f'"{column}" {_NUMBERED}'
+        else:
+            declared = f'"{column}" {_FIXED_VECTOR.sub("FLOAT[]", data_type)}' + ("" if nullable else " NOT NULL")
         columns.setdefault(table, []).append(declared)
-    return [sql.query("create_lake_table").format(table=f'"{table}"', columns=", ".join(declared))
+    return [(table, sql.query("create_lake_table").format(table=f'"{table}"', columns=", ".join(declared)))
             for table, declared in columns.items()]
 
 
 LAKE_FORMAT = "1"  # how learnmem lays out a lake; meta key lake_format
+# An agent's working state (its sessions and tool counts, its active GHAP entry, the captures its hooks queued):
+# a file holds one agent's; in a lake, each agent has its own, in a schema beside the project's.
+AGENT_TABLES = ("capture_queue", "ghap_active", "sessions")
+_NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]|_(?!_)){0,62}")
 
 
-def prepare(con: duckdb.DuckDBPyConnection, embedding_model: str, embedding_dim: int, alias: str = "lake"
+def checked_name(field: str, name: object) -> str:
+    """A project or agent name: lowercase letters, digits, '-' and single '_', starting with a letter or digit,
+    at most 63 characters (a schema name; '__' joins a project's and an agent's)."""
+    if not isinstance(name, str) or not _NAME.fullmatch(name) or name.endswith("_"):
+        raise ValidationError(f"{field}: {name!r:.80} is not a {field} name; use lowercase letters, digits, '-' and "
+                              "single '_', starting with a letter or digit, at most 63 characters")
+    return name
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where one agent of one project works in the lake `alias`: the project's schema holds what the team shares,
+    the agent's (`<project>__<agent>`) its AGENT_TABLES and the views; queries run with the search path
+    agent, project, so an unqualified name is the agent's table or else the project's, never another
+    project's or agent's."""
+
+    alias: str
+    project: str
+    agent: str
+
+    @property
+    def project_schema(self) -> str:
+        return f'{self.alias}."{self.project}"'
+
+    @property
+    def agent_schema(self) -> str:
+        return f'{self.alias}."{self.project}__{self.agent}"'
+
+    @property
+    def search_path(self) -> str:
+        return f"{self.agent_schema},{self.project_schema}"
+
+
+def enter(con: duckdb.DuckDBPyConnection, layout: Layout) -> None:
+    """Make `layout`'s schemas the ones `con`'s unqualified names resolve in."""
+    from learnmem.store import quote_literal
+
+    con.execute(sql.query("set_search_path").format(path=quote_literal(layout.search_path)))
+
+
+def prepare(con: duckdb.DuckDBPyConnection, embedding_model: str, embedding_dim: int, layout: Layout
             ) -> dict[str, str]:
-    """Make the attached lake `alias` a learnmem lake, or check that it is one this learnmem can use, and make
-    it `con`'s default database; returns its meta.
+    """Make `layout`'s project and agent a learnmem project and agent in the attached lake, or check that they are
+    ones this learnmem can use, and enter them (`enter`); returns the project's meta.
 
-    An empty lake gets the tables schema_statements derives from the migrations, the views and its meta
-    (schema and library version, the embedding model, lake_format), in one transaction. A lake with
-    learnmem's meta must have this learnmem's schema version (LakeError names both: an older lake needs a
-    migration, which learnmem does not perform on lakes yet; a newer one, a newer learnmem) and the model
-    (ModelMismatchError). A lake holding other tables but no meta is refused as not learnmem's.
+    A new project gets the tables schema_statements derives from the migrations (all but AGENT_TABLES) and
+    its meta (schema and library version, the embedding model, lake_format, the rewrites counter); a new agent
+    its AGENT_TABLES and the views; each in one transaction. Two processes preparing at once: one makes it,
+    the other finds it made. A project with learnmem's meta must have this learnmem's schema version
+    (LakeError names both: an older lake needs a migration, which learnmem does not perform on lakes yet; a
+    newer one, a newer learnmem) and the model (ModelMismatchError). A project schema holding other tables
+    but no meta is refused as not learnmem's.
     """
-    from learnmem.store import migrated_template
+    import duckdb
 
-    con.execute(sql.query("use_database").format(alias=alias))
-    present = {name for (name,) in con.execute(sql.query("database_tables"), {"database": alias}).fetchall()}
-    ours = str(max(version for version, _, _ in sql.migrations()))
-    if "meta" not in present:
-        if present:
-            raise LakeError(f"lake: holds tables ({', '.join(sorted(present)[:5])}...) but no learnmem meta: not a "
-                            "learnmem lake; give an empty catalog database")
-        template = migrated_template()
+    for attempt in range(1, MAX_ATTEMPTS + 1):
         try:
-            statements = schema_statements(template)
-        finally:
-            template.close()
-        meta = {"schema_version": ours, "library_version": VERSION, "embedding_model": embedding_model,
-                "embedding_dim": str(embedding_dim), "lake_format": LAKE_FORMAT}
-        con.begin()
-        for statement in statements:
-            con.execute(statement)
-        con.execute((sql.sql_dir() / "views.sql").read_text(encoding="utf-8"))
-        for key, value in meta.items():
-            con.execute(sql.query("insert_meta"), {"key": key, "value": value})
-        con.commit()
-        return meta
-    meta = dict(con.execute(sql.query("get_meta")).fetchall())
+            return _prepared(con, embedding_model, embedding_dim, layout)
+        except duckdb.TransactionException:  # another process made it first: look again
+            rollback(con)
+            if attempt == MAX_ATTEMPTS:
+                raise
+            time.sleep(random.uniform(*_BACKOFF_S))
+    raise AssertionError("unreachable")
+
+
+def _prepared(con: duckdb.DuckDBPyConnection, embedding_model: str, embedding_dim: int, layout: Layout
+              ) -> dict[str, str]:
+    ours = str(max(version for version, _, _ in sql.migrations()))
+    meta = _project_meta(con, layout)  # the common case, an existing project, costs two small queries
+    if meta is None:
+        _make_project(con, embedding_model, embedding_dim, layout, ours)
+        meta = _project_meta(con, layout) or {}
     if meta.get("schema_version") != ours:
         newer = int(meta.get("schema_version", "0")) > int(ours)
         raise LakeError(f"lake: made by learnmem {meta.get('library_version', '?')} (schema "
@@ -246,46 +298,119 @@ def prepare(con: duckdb.DuckDBPyConnection, embedding_model: str, embedding_dim:
         raise ModelMismatchError(f"embedding model: the lake was embedded with {meta.get('embedding_model')!r} "
                                  f"({meta.get('embedding_dim')}-d), but {embedding_model!r} ({embedding_dim}-d) is "
                                  "configured; open it with the lake's model")
+    if not _agent_ready(con, layout):
+        _make_agent(con, layout)
+    enter(con, layout)
     return meta
+
+
+def _project_meta(con: duckdb.DuckDBPyConnection, layout: Layout) -> dict[str, str] | None:
+    import duckdb
+
+    try:
+        con.execute(sql.query("use_database").format(alias=layout.project_schema))
+        return dict(con.execute(sql.query("get_meta")).fetchall())
+    except duckdb.CatalogException:  # no such schema, or a schema without learnmem's meta
+        return None
+
+
+def _agent_ready(con: duckdb.DuckDBPyConnection, layout: Layout) -> bool:
+    import duckdb
+
+    try:
+        con.execute(sql.query("count_rows").format(table=f'{layout.agent_schema}."sessions"')).fetchone()
+        return True
+    except duckdb.CatalogException:
+        return False
+
+
+def _template_statements() -> tuple[list[tuple[str, str]], dict[str, str]]:
+    from learnmem.store import migrated_template
+
+    template = migrated_template()
+    try:
+        return schema_statements(template), dict(template.execute(sql.query("get_meta")).fetchall())
+    finally:
+        template.close()
+
+
+def _make_project(con: duckdb.DuckDBPyConnection, embedding_model: str, embedding_dim: int, layout: Layout,
+                  ours: str) -> None:
+    present = _schema_tables(con, layout.alias, layout.project, layout.project_schema)
+    if present:
+        raise LakeError(f"lake: project {layout.project!r} holds tables ({', '.join(sorted(present)[:5])}...) "
+                        "but no learnmem meta: not a learnmem project; name another project")
+    statements, meta = _template_statements()
+    meta |= {"schema_version": ours, "library_version": VERSION, "embedding_model": embedding_model,
+             "embedding_dim": str(embedding_dim), "lake_format": LAKE_FORMAT}
+    con.execute(sql.query("use_database").format(alias=layout.project_schema))
+    con.begin()
+    for table, statement in statements:
+        if table not in AGENT_TABLES:
+            con.execute(statement)
+    for key, value in meta.items():
+        con.execute(sql.query("insert_meta"), {"key": key, "value": value})
+    con.commit()
+
+
+def _make_agent(con: duckdb.DuckDBPyConnection, layout: Layout) -> None:
+    _schema_tables(con, layout.alias, f"{layout.project}__{layout.agent}", layout.agent_schema)
+    statements, _ = _template_statements()
+    enter(con, layout)
+    con.begin()
+    for table, statement in statements:
+        if table in AGENT_TABLES:
+            con.execute(statement.replace(f'"{table}"', f'{layout.agent_schema}."{table}"', 1))
+    con.execute((sql.sql_dir() / "views.sql").read_text(encoding="utf-8"))  # made in the agent's schema
+    con.commit()
+
+
+def _schema_tables(con: duckdb.DuckDBPyConnection, alias: str, schema: str, qualified: str) -> set[str]:
+    con.execute(sql.query("create_lake_schema").format(schema=qualified))
+    return {name for (name,) in con.execute(sql.query("schema_tables"), {"database": alias, "schema": schema}).fetchall()}
 
 
 MAX_ATTEMPTS = 12
 _BACKOFF_S = (0.005, 0.02)  # a retry waits a random time in this range, times the attempt (at most 8)
 
 
-def retrying(con: duckdb.DuckDBPyConnection, work: Callable[[duckdb.DuckDBPyConnection], T]) -> T:
+def retrying(con: duckdb.DuckDBPyConnection, work: Callable[[duckdb.DuckDBPyConnection], T], first_attempt: int = 1
+             ) -> T:
     """Run `work(con)` in a transaction and commit it. A commit that conflicts with another writer's (the
     catalog serialises them: DuckDB raises TransactionException) is rolled back and `work` run again after a
     jittered backoff: retrying at once lets one writer lose the race for seconds (measured: 8 writers, one
     at p95 6.6 s; with the backoff 0.44 s). Any other error rolls back and propagates; after MAX_ATTEMPTS
-    conflicts, LakeError. `work` must only touch the database: it may run more than once."""
+    conflicts, LakeError. `work` must only touch the database: it may run more than once. `first_attempt` > 1:
+    the caller's own first attempt conflicted already (LakeStore.write), so the backoff comes first."""
     import duckdb
 
-    for attempt in range(1, MAX_ATTEMPTS + 1):
+    for attempt in range(first_attempt, MAX_ATTEMPTS + 1):
+        if attempt > 1:
+            time.sleep(random.uniform(*_BACKOFF_S) * min(attempt - 1, 8))
         con.begin()
         try:
             result = work(con)
             con.commit()
             return result
         except duckdb.TransactionException as error:
-            _rollback(con)
+            rollback(con)
             if attempt == MAX_ATTEMPTS:
                 raise LakeError(f"lake: the commit conflicted with other writers {MAX_ATTEMPTS} times in a row; "
                                 f"nothing was written: {error}") from None
-            time.sleep(random.uniform(*_BACKOFF_S) * min(attempt, 8))
         except BaseException:
-            _rollback(con)
+            rollback(con)
             raise
     raise AssertionError("unreachable")
 
 
-def _rollback(con: duckdb.DuckDBPyConnection) -> None:
+def rollback(con: duckdb.DuckDBPyConnection) -> None:
     import duckdb
 
+    """Roll back, if a transaction is still open (a failed commit has ended it already)."""
     try:
         con.rollback()
     except duckdb.Error:
-        pass  # the failed commit already ended the transaction
+        pass
 
 
 def _last_line(text: str) -> str:

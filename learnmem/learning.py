@@ -107,7 +107,7 @@ def get_clusters(store: Store, embedder, axis: str, cold_tier: str | None = None
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from learnmem.vectors import to_matrix
+    from learnmem.vectors import to_matrix, vector_width
 
     validate.choice("axis", axis, AXES)
     cold = ghap.cold_tiers(cold_tier)
@@ -124,7 +124,7 @@ def get_clusters(store: Store, embedder, axis: str, cold_tier: str | None = None
     if warm_count < MIN_EXPERIENCES:
         raise InsufficientDataError(f"axis {axis!r}: {warm_count} embedded experiences; clustering needs at "
                                     f"least {MIN_EXPERIENCES}{left_out}")
-    vectors = to_matrix(rows.column("embedding"), rows.column("embedding").type.list_size)
+    vectors = to_matrix(rows.column("embedding"), vector_width(rows.column("embedding")))
     labels, dims = member_labels(vectors, warm, chosen)
     weights = np.asarray([ghap.TIER_WEIGHTS.get(t, 0.0) for t in rows.column("confidence_tier").to_pylist()])
     ghap_ids = rows.column("ghap_id").to_pylist()
@@ -157,7 +157,8 @@ def get_clusters(store: Store, embedder, axis: str, cold_tier: str | None = None
         _insert(con, "new_cluster_members", sql.query("insert_cluster_members"),
                 _member_rows(run_id, axis, ids, groups, found, ghap_ids, weights, warm))
         dissolved = [value_id for (value_id,) in
-                     con.execute(sql.query("dissolve_values"), {"axis": axis, "run_id": run_id, "now": now}).fetchall()]
+                     con.execute(sql.query("values_to_dissolve"), {"axis": axis, "run_id": run_id}).fetchall()]
+        con.execute(sql.query("dissolve_values"), {"axis": axis, "run_id": run_id, "now": now})
     clusters = tuple(ClusterInfo(cluster_id=cluster_id, label=info.label, size=len(members),
                                  avg_weight=round(info.avg_weight, 4))
                      for cluster_id, info, members in zip(ids, found, groups))

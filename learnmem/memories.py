@@ -24,7 +24,7 @@ from learnmem.memory_index import MEMORY_COLUMNS, MemoryIndex, iso, memory_field
 from learnmem.records import (DeleteResult, DocGap, ForgetResult, Memory, MemoryHit, MemorySummary, SimilarMemory,
                               StoreResult)
 from learnmem.search import hybrid_rank
-from learnmem.store import Store, utc_now
+from learnmem.store import Store, set_meta, utc_now
 from learnmem.vectors import to_column
 
 MEMORY_CATEGORIES = (
@@ -219,9 +219,11 @@ def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[_Draft], sup
     with store.write() as con:
         rows = con.execute(sql.query("memory_ids_by_hash"), {"hashes": [d.content_hash for d in unique]}).fetchall()
         existing = {digest: (memory_id, created) for digest, memory_id, created in rows}
-        restored = {memory_id for (memory_id,) in con.execute(sql.query("restore_memories"), {
-            "ids": [memory_id for memory_id, _ in existing.values()], "now": now}).fetchall()} if existing else set()
+        ids = [memory_id for memory_id, _ in existing.values()]
+        restored = {memory_id for (memory_id,) in
+                    con.execute(sql.query("restorable_memories"), {"ids": ids}).fetchall()} if existing else set()
         if restored:
+            con.execute(sql.query("restore_memories"), {"ids": ids, "now": now})
             con.execute(sql.query("count_rewrite"))
         fresh = [row for row in zip(unique, vectors, passage_vectors, term_lists)
                  if row[0].content_hash not in existing and row[0].content_hash not in restating]
@@ -459,7 +461,8 @@ def delete_memory(store: Store, memory_id: str) -> DeleteResult:
     """Delete one memory by id; NotFoundError if there is none."""
     memory_id = _memory_id(memory_id)
     with store.write() as con:
-        deleted = con.execute(sql.query("delete_memory"), {"id": memory_id}).fetchall()
+        deleted = con.execute(sql.query("memory_state"), {"id": memory_id}).fetchall()
+        con.execute(sql.query("delete_memory"), {"id": memory_id})
         if deleted:
             _drop_states(con, [memory_id], utc_now())
         con.execute(sql.query("count_rewrite"))
@@ -514,8 +517,9 @@ def restore_memory(store: Store, memory_id: str) -> Memory:
     """Bring back a soft-forgotten memory; NotFoundError when it is not forgotten (or does not exist)."""
     memory_id = _memory_id(memory_id)
     with store.write() as con:
-        restored = con.execute(sql.query("restore_memory"), {"id": memory_id, "now": utc_now()}).fetchall()
+        restored = con.execute(sql.query("restorable_memories"), {"ids": [memory_id]}).fetchall()
         if restored:
+            con.execute(sql.query("restore_memories"), {"ids": [memory_id], "now": utc_now()})
             con.execute(sql.query("count_rewrite"))
     if not restored:
         raise NotFoundError(f"id: {memory_id!r} is not a forgotten memory (forget hides one; a hard forget "
@@ -558,6 +562,6 @@ def reembed_memories(store: Store, embedder: Embedder) -> int:
             con.unregister("new_vectors")
         con.execute(sql.query("count_rewrite"))
         for key, value in (("embedding_model", embedder.name), ("embedding_dim", str(embedder.dim))):
-            con.execute(sql.query("set_meta"), {"key": key, "value": value})
+            set_meta(con, key, value)
     store.meta |= {"embedding_model": embedder.name, "embedding_dim": str(embedder.dim)}
     return len(rows)

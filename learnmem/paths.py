@@ -7,6 +7,14 @@ import os
 from pathlib import Path
 
 
+LAKE_SCHEME = "ducklake:"  # a lake's name starts so (learnmem.lake); anything else is a file's path
+
+
+def names_lake(target: object) -> bool:
+    """Whether `target` (a --db value, $LEARNMEM_DB) names a lake rather than a file."""
+    return isinstance(target, str) and target.startswith(LAKE_SCHEME)
+
+
 def project_root(start: Path) -> Path:
     """The git top level containing `start`, else `start` itself."""
     start = Path(start).resolve()
@@ -17,8 +25,11 @@ def project_root(start: Path) -> Path:
 
 
 def database_path(directory: str | os.PathLike[str] = ".") -> Path:
-    """`$LEARNMEM_DB`, else `<project root of directory>/.learnmem/learnmem.duckdb` (not created here)."""
+    """`$LEARNMEM_DB`, else `<project root of directory>/.learnmem/learnmem.duckdb` (not created here). A lake in
+    $LEARNMEM_DB is no file: ValueError (learnmem.open takes it)."""
     override = os.environ.get("LEARNMEM_DB")
+    if names_lake(override):
+        raise ValueError(f"LEARNMEM_DB names a lake ({override.split(' ')[0]}...), not a file")
     if override:
         return Path(override).expanduser().absolute()
     return project_root(Path(directory)) / ".learnmem" / "learnmem.duckdb"

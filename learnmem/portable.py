@@ -74,7 +74,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from learnmem import ghap_io, sql, validate
-from learnmem.errors import LearnmemError, NotFoundError, ValidationError
+from learnmem.errors import LakeError, LearnmemError, NotFoundError, ValidationError
 from learnmem.import_batch import (
     MAX_REPORTED,
     Batch,
@@ -116,6 +116,9 @@ class ExportResult:
 def backup(store: Store, directory: str | os.PathLike | None = None) -> Path:
     """Copy the file, consistently, to `<name>.backup-YYYYMMDD-HHMMSS.duckdb` in `directory` (default: beside
     it; created if missing) while other processes may be using it; returns the copy's path."""
+    if store.kind == "lake":
+        raise LakeError(f"backup: {store.name()} is a lake, not a file; `learnmem lake pull` writes a local copy of "
+                        "a project, and the catalog database is backed up with PostgreSQL's own tools")
     if not store.path.is_file():
         raise NotFoundError(f"path: no learnmem file at {store.path} to back up")
     folder = store.path.parent if directory is None else Path(directory).expanduser().absolute()

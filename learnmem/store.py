@@ -114,6 +114,8 @@ def _drop_host() -> None:
 class Store:
     """One learnmem file: opens connections per operation, migrates, records meta."""
 
+    kind = "file"  # a LakeStore's is "lake"
+
     def __init__(
         self,
         path: str | os.PathLike | None = None,
@@ -143,6 +145,10 @@ class Store:
             self._prepare(embedding_model, embedding_dim)
             meta = self._up_to_date_meta()
         self._meta = meta
+
+    def name(self) -> str:
+        """The file, for messages."""
+        return str(self.path)
 
     @property
     def meta(self) -> dict[str, str]:
@@ -342,7 +348,7 @@ class Store:
             con.execute(sql.query("checkpoint_file"))
             wal = Path(f"{self.path}.wal")
             if wal.exists() and wal.stat().st_size:
-                con.execute(sql.query("set_meta"), {"key": "wal_reset_at", "value": iso(utc_now())})
+                set_meta(con, "wal_reset_at", iso(utc_now()))
                 con.execute(sql.query("checkpoint_file"))
             if wal.exists() and wal.stat().st_size:
                 raise LearnmemError(f"{self.path}: CHECKPOINT left {wal} non-empty; try again")
@@ -394,7 +400,7 @@ class Store:
                 if "embedding_model" not in meta:
                     settings |= {"embedding_model": embedding_model, "embedding_dim": str(embedding_dim)}
                 for key, value in settings.items():
-                    con.execute(sql.query("set_meta"), {"key": key, "value": value})
+                    set_meta(con, key, value)
                 con.commit()
 
     def _up_to_date_meta(self) -> dict[str, str] | None:
@@ -418,6 +424,18 @@ class Store:
                 f"({self.meta.get('embedding_dim')}-d), but {embedding_model!r} ({embedding_dim}-d) is configured; "
                 f"open it with the model {stored!r}, or run `learnmem reembed` to re-embed it"
             )
+
+
+def set_meta(con: duckdb.DuckDBPyConnection, key: str, value: str) -> None:
+    """Set one meta key, inside the caller's transaction (a delete and an insert: a lake's meta has no key)."""
+    con.execute(sql.query("delete_meta"), {"key": key})
+    con.execute(sql.query("insert_meta"), {"key": key, "value": value})
+
+
+def new_instance() -> duckdb.DuckDBPyConnection:
+    """A new in-memory DuckDB configured as every instance here is (no extension installs from the network):
+    what a lake is attached to (learnmem.lake_store)."""
+    return duckdb.connect(":memory:", config=_CONFIG)
 
 
 def _meta_if_current(con: duckdb.DuckDBPyConnection) -> dict[str, str] | None:

@@ -18,6 +18,13 @@ def to_matrix(column: pa.Array | pa.ChunkedArray, dim: int) -> np.ndarray:
     return np.ascontiguousarray(flat, dtype=np.float32).reshape(len(column), dim)
 
 
+def vector_width(column: pa.Array | pa.ChunkedArray) -> int:
+    """The width of a vector column: FLOAT[dim] from a file, or FLOAT[] from a lake (its first row's length)."""
+    if isinstance(column.type, pa.FixedSizeListType):
+        return column.type.list_size
+    return len(column[0]) if len(column) else 0
+
+
 def to_matrix_with_gaps(column: pa.Array | pa.ChunkedArray, dim: int) -> np.ndarray:
     """Like `to_matrix`, for a column with NULL rows (not embedded yet): those rows are zero vectors."""
     matrix = np.zeros((len(column), dim), dtype=np.float32)

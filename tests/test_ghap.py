@@ -41,6 +41,9 @@ import learnmem
 from learnmem.embed import HashingEmbedder
 from learnmem.errors import NotFoundError, ValidationError
 
+# The contract tests: each test that opens a store runs on a file and on a lake (tests/conftest.py).
+BOTH_BACKENDS = True
+
 # -- the contract's enums, copied from GHAP.md (not imported: the test checks the code against the contract) ------
 
 DOMAINS = ("debugging", "refactoring", "feature", "testing", "configuration", "documentation", "performance",

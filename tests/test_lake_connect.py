@@ -20,6 +20,9 @@ def server(tmp_path_factory) -> PostgresServer:
     running.stop()
 
 
+LAYOUT = lake.Layout("lake", "main", "tester")  # the project `main`: where `CREATE TABLE lake.x` puts x
+
+
 def _attach(target: str, data_path=None) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect(config={"autoinstall_known_extensions": False})
     lake.attach(con, lake.LakeLocation.parse(target, data_path))
@@ -88,7 +91,7 @@ def test_an_empty_lake_is_made_learnmem_s_and_a_lake_is_checked_before_use(serve
 
     target = f"ducklake:postgres:{server.create_database('prepared')}"
     con = _attach(target, tmp_path / "files")
-    meta = lake.prepare(con, "all-MiniLM-L6-v2", 384)
+    meta = lake.prepare(con, "all-MiniLM-L6-v2", 384, LAYOUT)
     ours = str(max(version for version, _, _ in sql.migrations()))
     assert meta["schema_version"] == ours and meta["lake_format"] == lake.LAKE_FORMAT
     template = migrated_template()
@@ -103,18 +106,19 @@ def test_an_empty_lake_is_made_learnmem_s_and_a_lake_is_checked_before_use(serve
     assert con.execute("SELECT count(*) FROM memory_list").fetchone() == (0,)  # the views work on the lake
     con.close()
     again = _attach(target)
-    assert lake.prepare(again, "all-MiniLM-L6-v2", 384) == meta  # nothing made twice
+    assert lake.prepare(again, "all-MiniLM-L6-v2", 384, LAYOUT) == meta  # nothing made twice
     assert again.execute("SELECT count(*) FROM meta").fetchone() == (len(meta),)
     with pytest.raises(ModelMismatchError, match=r"the lake was embedded with 'all-MiniLM-L6-v2' \(384-d\)"):
-        lake.prepare(again, "bge-small", 384)
+        lake.prepare(again, "bge-small", 384, LAYOUT)
     again.execute("UPDATE meta SET value = '999' WHERE key = 'schema_version'")
     with pytest.raises(LakeError, match=rf"made by learnmem .* \(schema 999\); this is learnmem .* \(schema {ours}\): "
                                         r"upgrade learnmem"):
-        lake.prepare(again, "all-MiniLM-L6-v2", 384)
+        lake.prepare(again, "all-MiniLM-L6-v2", 384, LAYOUT)
     foreign = _attach(f"ducklake:postgres:{server.create_database('foreign')}", tmp_path / "foreign")
     foreign.execute("CREATE TABLE lake.invoices (id VARCHAR)")
-    with pytest.raises(LakeError, match=r"holds tables \(invoices\.\.\.\) but no learnmem meta: not a learnmem lake"):
-        lake.prepare(foreign, "all-MiniLM-L6-v2", 384)
+    with pytest.raises(LakeError, match=r"project 'main' holds tables \(invoices\.\.\.\) but no learnmem meta: "
+                                        r"not a learnmem project"):
+        lake.prepare(foreign, "all-MiniLM-L6-v2", 384, LAYOUT)
 
 
 RETRYING_WRITER = """

@@ -9,8 +9,10 @@ design's reason changes with it, and this file says which.
 - Several processes commit to one table at once, each through its own catalog transaction: nothing lost
   (tests/test_lake_connect.py: 8 writers through lake.retrying).
 - Every commit makes a new snapshot: the id a process can compare to know its cached vectors are current.
-- The local schema, derived (lake.schema_statements), makes a lake on which the views and all but six
-  named queries run as written (LAKE_DIFFERENCES: three upserts, three casts).
+- The local schema, derived (lake.schema_statements), makes a lake on which the views and every named query
+  bind as written. Six did not at first: three upserts on meta (ON CONFLICT needs a key; now a delete and an
+  insert, or an UPDATE of a row migration 013 makes) and three hook queries (array_cosine_similarity over
+  FLOAT[]; the stored vectors are now cast to FLOAT[384], a no-op on a file).
 """
 
 from __future__ import annotations
@@ -83,28 +85,17 @@ def test_every_commit_makes_a_new_snapshot(server, tmp_path):
     assert snapshot() > after_insert
 
 
-# Named queries that cannot run on a lake as written, and why (issue 11 gives each a lake variant):
-LAKE_DIFFERENCES = {
-    "set_meta": "upsert: ON CONFLICT needs a key, and lake tables have none",
-    "set_code_root": "upsert, as set_meta",
-    "count_rewrite": "upsert, as set_meta",
-    "hook_similar_memories": "array_cosine_similarity over FLOAT[]: the column needs a cast to FLOAT[384]",
-    "hook_similar_values": "as hook_similar_memories",
-    "hook_ranked_experiences": "as hook_similar_memories",
-}
-
-
 def test_the_local_schema_made_a_lake_s_runs_every_named_query_but_the_known_few(server, tmp_path, hashed_lm):
     """lake.schema_statements derives the lake's tables from a migrated local file; the views and every
-    named query then bind on the lake as they are, except LAKE_DIFFERENCES. Queries that read an Arrow
+    named query then bind on the lake as they are. Queries that read an Arrow
     table the caller registers (new_*) are left out here: binding them needs the table."""
     from learnmem import sql
 
     with hashed_lm.store.read() as local:
         statements = lake.schema_statements(local)
-    assert len(statements) >= 20 and not any("FLOAT[384]" in s or "PRIMARY KEY" in s for s in statements)
+    assert len(statements) >= 20 and not any("FLOAT[384]" in s or "PRIMARY KEY" in s for _, s in statements)
     con = _lake(server.create_database("derived"), tmp_path)
-    for statement in statements:
+    for _, statement in statements:
         con.execute(statement)
     for view in con.extract_statements((sql.sql_dir() / "views.sql").read_text(encoding="utf-8")):
         con.execute(view.query)
@@ -120,4 +111,4 @@ def test_the_local_schema_made_a_lake_s_runs_every_named_query_but_the_known_few
             con.execute("DEALLOCATE lake_check")
         except duckdb.Error as error:
             failures[name] = str(error).split("\n")[0]
-    assert checked > 120 and set(failures) == set(LAKE_DIFFERENCES), (checked, failures)
+    assert checked > 120 and failures == {}, (checked, failures)

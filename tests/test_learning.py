@@ -18,6 +18,9 @@ from learnmem import learning
 from learnmem.embed import HashingEmbedder
 from learnmem.errors import InsufficientDataError, NotFoundError, ValidationError
 
+# The contract tests: each test that opens a store runs on a file and on a lake (tests/conftest.py).
+BOTH_BACKENDS = True
+
 TOPICS = {
     "tz": ("the CI runner uses UTC while the laptop uses local time", "timezone offset"),
     "cache": ("the CDN kept serving the stale bundle after the deploy", "stale cache"),

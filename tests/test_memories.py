@@ -13,6 +13,9 @@ from learnmem import search
 from learnmem.embed import HashingEmbedder
 from learnmem.errors import NotFoundError, ValidationError
 
+# The contract tests: each test that opens a store runs on a file and on a lake (tests/conftest.py).
+BOTH_BACKENDS = True
+
 PROJECT_MEMORIES = [
     ("Use ruff for formatting and linting; black is not used in this repository.", "preference", ["style"]),
     ("The API server listens on port 8080 in development and 443 in production.", "fact", ["ops"]),
@@ -147,10 +150,10 @@ def test_importance_then_recency_break_ties():
     assert list(ranked.rows) == [1, 3, 2, 0]
 
 
-def test_retrieval_sees_writes_and_deletes_from_another_handle(lm, embedder):
+def test_retrieval_sees_writes_and_deletes_from_another_handle(lm, embedder, open_again):
     lm.store_memory("first memory about caching", "fact")
     assert len(lm.retrieve_memories("caching")) == 1  # snapshot loaded
-    other = learnmem.open(lm.path, embedder=embedder)
+    other = open_again(embedder=embedder)
     added = other.store_memory("second memory about caching layers", "fact").id
     assert {h.id for h in lm.retrieve_memories("caching")} >= {added}
     other.delete_memory(added)

@@ -25,7 +25,7 @@ from learnmem.code import languages
 from learnmem.code.model import CallSite, Import, ParsedFile, Unit
 from learnmem.errors import NotFoundError, ValidationError
 from learnmem.progress import Progress
-from learnmem.store import Store, utc_now
+from learnmem.store import Store, set_meta, utc_now
 from learnmem.vectors import to_column
 
 # Files bigger than this are counted as skipped: generated or minified, not code to read.
@@ -156,7 +156,7 @@ def index_codebase(
             if deleted:
                 _delete_files(con, project, deleted)
             if new_root:
-                con.execute(sql.query("set_code_root"), {"project": project, "root": str(root)})
+                set_meta(con, f"code_root:{project}", str(root))
 
     with store.read() as con:
         calls, resolved = con.execute(sql.query("call_counts"), {"project": project}).fetchone()

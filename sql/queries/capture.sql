@@ -24,4 +24,5 @@ SELECT count(*) FROM capture_queue;
 DELETE FROM capture_queue WHERE list_contains($ids::VARCHAR[], id);
 
 -- name: discard_queued_captures
-DELETE FROM capture_queue RETURNING id;
+-- The caller counts first (count_queued_captures): a lake has no RETURNING.
+DELETE FROM capture_queue;

@@ -99,9 +99,6 @@ ORDER BY seq;
 -- Where a project was last indexed from (resolved, absolute): kept in meta, no schema of its own.
 SELECT value FROM meta WHERE key = 'code_root:' || $project;
 
--- name: set_code_root
-INSERT OR REPLACE INTO meta (key, value) VALUES ('code_root:' || $project, $root);
-
 -- name: code_projects
 -- Every project the code index knows: those with files, and those indexed with none (a recorded root).
 SELECT p.project, m.value AS root

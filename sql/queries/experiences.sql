@@ -13,6 +13,16 @@ VALUES ($ghap_id, $axis, $text, $terms::VARCHAR[], NULL, $now);
 -- name: pending_experience_axes
 SELECT ghap_id, axis, text FROM experience_axes_recent WHERE embedding IS NULL ORDER BY created_at, ghap_id, axis;
 
+-- name: fillable_axis_count
+-- Before fill_axis_embeddings, how many rows it fills (a lake has no RETURNING): its join and conditions, one
+-- row per match.
+SELECT count(*)
+FROM experience_axes_recent, new_experience_axes
+WHERE experience_axes_recent.ghap_id = new_experience_axes.ghap_id
+  AND experience_axes_recent.axis = new_experience_axes.axis
+  AND experience_axes_recent.text = new_experience_axes.text
+  AND experience_axes_recent.embedding IS NULL;
+
 -- name: fill_axis_embeddings
 -- new_experience_axes is an Arrow table (ghap_id, axis, text, embedding) the caller registers.
 -- Only rows still pending, with the text that was embedded, are filled: a racing process fills each once.
@@ -22,8 +32,7 @@ FROM new_experience_axes
 WHERE experience_axes_recent.ghap_id = new_experience_axes.ghap_id
   AND experience_axes_recent.axis = new_experience_axes.axis
   AND experience_axes_recent.text = new_experience_axes.text
-  AND experience_axes_recent.embedding IS NULL
-RETURNING experience_axes_recent.ghap_id;
+  AND experience_axes_recent.embedding IS NULL;
 
 -- name: recent_embedded_count
 SELECT count(*) FROM experience_axes_recent WHERE embedding IS NOT NULL;

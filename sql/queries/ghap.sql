@@ -9,7 +9,11 @@ INSERT INTO sessions (id, started_at, ended_at, tool_count) VALUES ($id, $now, N
 UPDATE sessions SET ended_at = $now WHERE id = $id;
 
 -- name: add_tool_call
-UPDATE sessions SET tool_count = tool_count + 1 WHERE id = $id RETURNING tool_count;
+UPDATE sessions SET tool_count = tool_count + 1 WHERE id = $id;
+
+-- name: session_tool_count
+-- Read after add_tool_call(s) in the same transaction: a lake has no RETURNING.
+SELECT tool_count FROM sessions WHERE id = $id;
 
 -- name: reset_tool_calls
 UPDATE sessions SET tool_count = 0 WHERE id = $id;

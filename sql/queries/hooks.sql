@@ -2,14 +2,13 @@
 
 -- name: add_tool_calls
 -- Tool calls the PreToolUse hook counted outside the file (see hooks.py) join the session's counter.
-UPDATE sessions SET tool_count = tool_count + $calls WHERE id = $id RETURNING tool_count;
+UPDATE sessions SET tool_count = tool_count + $calls WHERE id = $id;
 
 -- name: insert_ghap_observation
 -- A test/build outcome, recorded against the active entry (no row when none is active).
 INSERT INTO ghap_observations (ghap_id, session_id, observed_at, tool, command, kind, outcome, exit_code, summary)
 SELECT id, session_id, $now, $tool, $command, $kind, $outcome, $exit_code::INTEGER, $summary
-FROM ghap_active
-RETURNING ghap_id;
+FROM ghap_active;
 
 -- name: ghap_observed_outcome
 -- The latest outcome observed for the active entry since its current hypothesis/action/prediction were set.
@@ -36,14 +35,15 @@ LIMIT 10;
 
 -- One-shot retrieval for the hooks (hooks.OneShotView): exact cosine similarity computed in SQL, the way
 -- DESIGN.md prescribes for short-lived processes (the facade's in-memory indexes pay off only in long-lived
--- ones). $q is the query vector as text ('[0.1, ...]'), cast once; the vector's width is the schema's.
+-- ones). $q is the query vector as text ('[0.1, ...]'), cast once; the vector's width is the schema's. The
+-- stored vectors are cast too: a no-op on a file, where they are FLOAT[384]; a lake stores FLOAT[].
 
 -- name: hook_similar_memories
 -- Memories by cosine similarity to $q (a long memory scores by its best passage), best first; forgotten and
 -- superseded ones left out, as retrieval leaves them out.
 SELECT id, content, category, importance, tags, created_at,
-       greatest(array_cosine_similarity(embedding, $q::FLOAT[384]),
-                coalesce(list_max(list_transform(passages, lambda p: array_cosine_similarity(p, $q::FLOAT[384]))),
+       greatest(array_cosine_similarity(embedding::FLOAT[384], $q::FLOAT[384]),
+                coalesce(list_max(list_transform(passages, lambda p: array_cosine_similarity(p::FLOAT[384], $q::FLOAT[384]))),
                          -1.0)) AS score
 FROM memories
 WHERE ($category::VARCHAR IS NULL OR category = $category)
@@ -55,7 +55,7 @@ LIMIT $limit;
 -- name: hook_similar_values
 -- Values by cosine similarity to $q, best first, with the size of their cluster now (0 once dissolved).
 SELECT v.id, v.text, v.axis, v.cluster_id, coalesce(c.size, 0) AS cluster_size, v.similarity_to_centroid,
-       v.created_at, v.dissolved_at, array_cosine_similarity(v.embedding, $q::FLOAT[384]) AS score
+       v.created_at, v.dissolved_at, array_cosine_similarity(v.embedding::FLOAT[384], $q::FLOAT[384]) AS score
 FROM learned_values v
 LEFT JOIN latest_cluster_runs r ON r.axis = v.axis
 LEFT JOIN clusters c ON c.run_id = r.run_id AND c.cluster_id = v.cluster_id
@@ -71,7 +71,7 @@ LIMIT $limit;
 -- entry's text for the ~30 rows kept: ~50 ms at 10,000 entries).
 SELECT ghap_id, axis, score
 FROM (
-    SELECT ghap_id, axis, array_cosine_similarity(embedding, $q::FLOAT[384]) AS score
+    SELECT ghap_id, axis, array_cosine_similarity(embedding::FLOAT[384], $q::FLOAT[384]) AS score
     FROM experience_axes
     WHERE list_contains($axes::VARCHAR[], axis) AND embedding IS NOT NULL
       AND (($domain::VARCHAR IS NULL AND $outcome::VARCHAR IS NULL) OR ghap_id IN (

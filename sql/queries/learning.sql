@@ -32,12 +32,17 @@ INSERT INTO clusters BY NAME SELECT * FROM new_clusters;
 -- new_cluster_members is an Arrow table (the columns of cluster_members) the caller registers.
 INSERT INTO cluster_members BY NAME SELECT * FROM new_cluster_members;
 
+-- name: values_to_dissolve
+-- The values dissolve_values flags, read before it (a lake has no RETURNING): the same conditions.
+SELECT id FROM learned_values
+WHERE axis = $axis AND dissolved_at IS NULL
+  AND cluster_id NOT IN (SELECT cluster_id FROM clusters WHERE run_id = $run_id);
+
 -- name: dissolve_values
 -- Values whose cluster has no successor in the new run are flagged, never deleted.
 UPDATE learned_values SET dissolved_at = $now
 WHERE axis = $axis AND dissolved_at IS NULL
-  AND cluster_id NOT IN (SELECT cluster_id FROM clusters WHERE run_id = $run_id)
-RETURNING id;
+  AND cluster_id NOT IN (SELECT cluster_id FROM clusters WHERE run_id = $run_id);
 
 -- name: current_cluster
 -- One cluster of the latest run of its axis, centroid and distances included.

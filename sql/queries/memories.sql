@@ -33,7 +33,8 @@ ORDER BY m.created_at DESC, m.seq DESC
 LIMIT $limit OFFSET $offset;
 
 -- name: delete_memory
-DELETE FROM memories WHERE id = $id RETURNING id;
+-- The caller reads memory_state first to tell whether there was one: a lake has no RETURNING.
+DELETE FROM memories WHERE id = $id;
 
 -- name: memory_stats
 -- rewrites counts deletes and updates: a snapshot that saw another count reloads whole.
@@ -43,8 +44,8 @@ SELECT count(*) AS rows,
 FROM memories;
 
 -- name: count_rewrite
-INSERT INTO meta (key, value) VALUES ('rewrites', '1')
-ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(meta.value AS BIGINT) + 1 AS VARCHAR);
+-- The row is made by migration 013 (a lake: by lake.prepare); an UPDATE rather than an upsert, which needs a key.
+UPDATE meta SET value = CAST(CAST(value AS BIGINT) + 1 AS VARCHAR) WHERE key = 'rewrites';
 
 -- name: memory_texts
 SELECT id, content FROM memories ORDER BY seq;
@@ -86,11 +87,6 @@ INSERT INTO memory_states (memory_id, superseded_by, forgotten_at, changed_at)
 SELECT id, NULL, $now, $now FROM unnest($ids::VARCHAR[]) AS t(id)
 WHERE id NOT IN (SELECT memory_id FROM memory_states);
 
--- name: restore_memory
-UPDATE memory_states SET forgotten_at = NULL, changed_at = $now
-WHERE memory_id = $id AND forgotten_at IS NOT NULL
-RETURNING memory_id;
-
 -- name: delete_memories
 DELETE FROM memories WHERE list_contains($ids::VARCHAR[], id);
 
@@ -113,11 +109,14 @@ UPDATE memory_states SET superseded_by = $by, changed_at = $now WHERE memory_id 
 INSERT INTO memory_states (memory_id, superseded_by, forgotten_at, changed_at)
 SELECT $id, $by, NULL, $now WHERE $id NOT IN (SELECT memory_id FROM memory_states);
 
+-- name: restorable_memories
+-- Those of $ids that restore_memories brings back (soft-forgotten), read before it: a lake has no RETURNING.
+SELECT memory_id FROM memory_states WHERE list_contains($ids::VARCHAR[], memory_id) AND forgotten_at IS NOT NULL;
+
 -- name: restore_memories
--- Storing the exact text of a soft-forgotten memory brings that memory back.
+-- restore_memory, and storing the exact text of a soft-forgotten memory, bring that memory back.
 UPDATE memory_states SET forgotten_at = NULL, changed_at = $now
-WHERE list_contains($ids::VARCHAR[], memory_id) AND forgotten_at IS NOT NULL
-RETURNING memory_id;
+WHERE list_contains($ids::VARCHAR[], memory_id) AND forgotten_at IS NOT NULL;
 
 -- name: insert_memory_accesses
 INSERT INTO memory_accesses (memory_id, accesses, last_accessed_at)

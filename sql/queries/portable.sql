@@ -36,15 +36,31 @@ INSERT INTO memories BY NAME SELECT * FROM new_memories;
 -- new_memory_states is an Arrow table (memory_id and the state columns) the caller registers.
 INSERT INTO memory_states BY NAME SELECT * FROM new_memory_states;
 
+-- name: known_supersedes_to_merge
+-- The memories merge_known_supersedes changes, read before it (a lake has no RETURNING): its join and
+-- conditions, one row per match.
+SELECT memory_states.memory_id
+FROM memory_states,
+     (SELECT unnest($ids::VARCHAR[]) AS id, unnest($bys::VARCHAR[]) AS by, unnest($times::TIMESTAMP[]) AS at) t
+WHERE memory_states.memory_id = t.id
+  AND memory_states.superseded_by IS NULL AND memory_states.forgotten_at IS NULL
+  AND t.by IN (SELECT id FROM memories);
+
 -- name: merge_known_supersedes
 -- Shared notes name a replacement ($bys) for memories ($ids): a current memory here with a state row
--- takes it, when the replacement is stored here too. Returns the memories changed.
+-- takes it, when the replacement is stored here too.
 UPDATE memory_states SET superseded_by = t.by, changed_at = t.at
 FROM (SELECT unnest($ids::VARCHAR[]) AS id, unnest($bys::VARCHAR[]) AS by, unnest($times::TIMESTAMP[]) AS at) t
 WHERE memory_states.memory_id = t.id
   AND memory_states.superseded_by IS NULL AND memory_states.forgotten_at IS NULL
-  AND t.by IN (SELECT id FROM memories)
-RETURNING memory_states.memory_id;
+  AND t.by IN (SELECT id FROM memories);
+
+-- name: new_supersedes_to_merge
+-- The rows merge_new_supersedes inserts, read before it (a lake has no RETURNING): its SELECT.
+SELECT t.id
+FROM (SELECT unnest($ids::VARCHAR[]) AS id, unnest($bys::VARCHAR[]) AS by, unnest($times::TIMESTAMP[]) AS at) t
+WHERE t.id IN (SELECT id FROM memories) AND t.id NOT IN (SELECT memory_id FROM memory_states)
+  AND t.by IN (SELECT id FROM memories);
 
 -- name: merge_new_supersedes
 -- The same for stored memories without a state row (current ones).
@@ -52,8 +68,7 @@ INSERT INTO memory_states (memory_id, superseded_by, forgotten_at, changed_at)
 SELECT t.id, t.by, NULL, t.at
 FROM (SELECT unnest($ids::VARCHAR[]) AS id, unnest($bys::VARCHAR[]) AS by, unnest($times::TIMESTAMP[]) AS at) t
 WHERE t.id IN (SELECT id FROM memories) AND t.id NOT IN (SELECT memory_id FROM memory_states)
-  AND t.by IN (SELECT id FROM memories)
-RETURNING memory_id;
+  AND t.by IN (SELECT id FROM memories);
 
 -- name: portable_value_columns
 SELECT * EXCLUDE (terms, embedding) FROM learned_values LIMIT 0;

@@ -15,18 +15,19 @@ VALUES ($version, $name, $applied_at);
 -- name: get_meta
 SELECT key, value FROM meta;
 
--- name: set_meta
-INSERT OR REPLACE INTO meta (key, value) VALUES ($key, $value);
+-- name: delete_meta
+-- store.set_meta replaces a key by delete_meta then insert_meta, in its caller's transaction: meta has no key on
+-- a lake (DuckLake has none), so INSERT OR REPLACE would not bind there.
+DELETE FROM meta WHERE key = $key;
 
 -- name: insert_meta
--- A lake's meta rows (a lake's tables have no key for set_meta's REPLACE: learnmem/lake.py writes them once).
 INSERT INTO meta (key, value) VALUES ($key, $value);
 
--- name: database_tables
--- The tables and views of an attached database (a lake, by its alias).
-SELECT table_name FROM duckdb_tables() WHERE database_name = $database
+-- name: schema_tables
+-- The tables and views of one schema of an attached database (a lake's project, by the lake's alias).
+SELECT table_name FROM duckdb_tables() WHERE database_name = $database AND schema_name = $schema
 UNION ALL
-SELECT view_name FROM duckdb_views() WHERE database_name = $database AND NOT internal;
+SELECT view_name FROM duckdb_views() WHERE database_name = $database AND schema_name = $schema AND NOT internal;
 
 -- name: table_counts
 SELECT 'memories' AS table_name, count(*) AS row_count FROM memories
@@ -91,9 +92,66 @@ SELECT $warm_up AS warm_up;
 -- name: local_table_columns
 -- The base tables of the attached file with their columns in order (lake.schema_statements derives the
 -- lake's tables from them).
-SELECT c.table_name, c.column_name, c.data_type, c.is_nullable = 'YES' AS nullable
+SELECT c.table_name, c.column_name, c.data_type, c.is_nullable = 'YES' AS nullable,
+       c.column_default LIKE 'nextval(%' AS numbered
 FROM information_schema.columns AS c
 JOIN information_schema.tables AS t
   ON t.table_catalog = c.table_catalog AND t.table_schema = c.table_schema AND t.table_name = c.table_name
 WHERE c.table_catalog = current_database() AND c.table_schema = 'main' AND t.table_type = 'BASE TABLE'
 ORDER BY c.table_name, c.ordinal_position;
+
+-- name: create_lake_schema
+-- A project's schema in a lake: its tables live there, so no query of one project can see another's.
+CREATE SCHEMA IF NOT EXISTS {schema};
+
+-- name: set_search_path
+-- Where a lake's unqualified names resolve: the agent's schema, then its project's (learnmem.lake.Layout).
+SET search_path = {path};
+
+-- name: lake_snapshot
+-- The lake's current snapshot id: a new one with every commit by anyone (cached vectors compare it).
+SELECT id FROM ducklake_current_snapshot($catalog);
+
+-- name: copy_table_by_name
+-- One table's rows into the same table of another database (a lake's project into a file, or back).
+INSERT INTO {target} BY NAME SELECT * FROM {source};
+
+-- name: template_tables
+-- The base tables of the current database (a migrated template: the tables a lake's project holds).
+SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main'
+ORDER BY table_name;
+
+-- name: clear_meta
+DELETE FROM meta;
+
+-- name: allow_directory
+-- Before disable_external_access: the one folder a query on a lake may still read (its data files).
+SET allowed_directories = [{path}];
+
+-- name: expire_lake_snapshots
+-- Every snapshot but the current one: deleted rows are then in no snapshot (forget(hard=True) on a lake).
+CALL ducklake_expire_snapshots($catalog, older_than => now());
+
+-- name: delete_lake_files
+-- The data files no snapshot uses any longer, deleted.
+CALL ducklake_cleanup_old_files($catalog, cleanup_all => true);
+
+-- name: count_rows
+SELECT count(*) FROM {table};
+
+-- name: table_column_names
+-- A table's columns in order, in one attached file.
+SELECT column_name FROM duckdb_columns()
+WHERE database_name = $database AND schema_name = 'main' AND table_name = $table
+ORDER BY column_index;
+
+-- name: copy_missing_rows
+-- lake push: the rows of {source} that {target} lacks, matched on a key ({match} compares t. and s. columns).
+INSERT INTO {target} BY NAME
+SELECT {columns} FROM {source} AS s
+WHERE NOT EXISTS (SELECT 1 FROM {target} AS t WHERE {match});
+
+-- name: copy_rows_in_order
+-- lake pull: every row of {source} into {target}, in {order} (so that a file's sequence numbers follow it).
+INSERT INTO {target} BY NAME
+SELECT {columns} FROM {source} ORDER BY {order};
