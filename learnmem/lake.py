@@ -277,7 +277,7 @@ def prepare(con: duckdb.DuckDBPyConnection, embedding_model: str, embedding_dim:
             rollback(con)
             if attempt == MAX_ATTEMPTS:
                 raise
-            time.sleep(random.uniform(*_BACKOFF_S))
+            time.sleep(random.uniform(0.05, 0.2) * attempt)
     raise AssertionError("unreachable")
 
 
@@ -336,7 +336,14 @@ def _template_statements() -> tuple[list[tuple[str, str]], dict[str, str]]:
 
 def _make_project(con: duckdb.DuckDBPyConnection, embedding_model: str, embedding_dim: int, layout: Layout,
                   ours: str) -> None:
-    present = _schema_tables(con, layout.alias, layout.project, layout.project_schema)
+    present: set[str] = set()
+    if not _created_schema(con, layout.project_schema):  # there already: made by another process meanwhile; or
+        # without meta: empty (the lake's `main`, or being filled by another process: one commit will conflict), or
+        # someone else's?
+        if _project_meta(con, layout) is not None:
+            return
+        present = {name for (name,) in con.execute(sql.query("schema_tables"),
+                                                   {"database": layout.alias, "schema": layout.project}).fetchall()}
     if present:
         raise LakeError(f"lake: project {layout.project!r} holds tables ({', '.join(sorted(present)[:5])}...) "
                         "but no learnmem meta: not a learnmem project; name another project")
@@ -354,7 +361,7 @@ def _make_project(con: duckdb.DuckDBPyConnection, embedding_model: str, embeddin
 
 
 def _make_agent(con: duckdb.DuckDBPyConnection, layout: Layout) -> None:
-    _schema_tables(con, layout.alias, f"{layout.project}__{layout.agent}", layout.agent_schema)
+    _created_schema(con, layout.agent_schema)  # made now, or by a process that then died: its tables are made here
     statements, _ = _template_statements()
     enter(con, layout)
     con.begin()
@@ -365,9 +372,18 @@ def _make_agent(con: duckdb.DuckDBPyConnection, layout: Layout) -> None:
     con.commit()
 
 
-def _schema_tables(con: duckdb.DuckDBPyConnection, alias: str, schema: str, qualified: str) -> set[str]:
-    con.execute(sql.query("create_lake_schema").format(schema=qualified))
-    return {name for (name,) in con.execute(sql.query("schema_tables"), {"database": alias, "schema": schema}).fetchall()}
+def _created_schema(con: duckdb.DuckDBPyConnection, schema: str) -> bool:
+    """Make a schema; False when it is there already. (Listing a lake's tables to look is slow: it reads every
+    project's catalog, ~0.8 s with 30 projects.)"""
+    import duckdb
+
+    try:
+        con.execute(sql.query("create_lake_schema").format(schema=schema))
+        return True
+    except duckdb.CatalogException as error:
+        if "already exists" not in str(error):
+            raise
+        return False
 
 
 MAX_ATTEMPTS = 12

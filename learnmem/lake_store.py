@@ -3,8 +3,8 @@
 `Learnmem` works on either: it reads through `read()` and writes through `write()`, and finds nothing
 different. What differs underneath:
 
-- No file lock. Many processes on many machines write at once; the lake's catalog (PostgreSQL) orders their
-  commits. DuckLake itself retries a commit that lost the race when the two changed different things (two
+- No file lock between agents. Many processes on many machines write at once; the lake's catalog (PostgreSQL)
+  orders their commits. (One agent's own processes on one machine take turns, as on a file: _agent_lock.) DuckLake itself retries a commit that lost the race when the two changed different things (two
   inserts). When they changed the same table's rows (two updates of `ghap_entries`, say), the later commit is
   refused: `write()` then runs the transaction's statements again on the newer snapshot, after a jittered
   backoff (lake.retrying), up to lake.MAX_ATTEMPTS times. The statements run again are the ones the
@@ -25,6 +25,7 @@ import hashlib
 import os
 import re
 import socket
+import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,8 +35,9 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 
 from learnmem import lake, sql
-from learnmem.errors import LearnmemError, ModelMismatchError, ValidationError
+from learnmem.errors import LearnmemError, ModelMismatchError, StoreBusyError, ValidationError
 from learnmem.paths import default_path, project_root
+from learnmem import store as file_store  # LOCK_DEADLINE_S, which a hook process lowers
 from learnmem.store import Store, migrated_template, new_instance, quote_literal
 from learnmem.version import VERSION
 
@@ -117,7 +119,8 @@ class LakeStore:
         # Where the project's repository is looked for (memories record the commit they are made at): the
         # working directory's project, as for a file kept outside it.
         self.path = project_root(Path.cwd()) / ".learnmem" / f"lake-{self.project}"
-        self._write_lock = threading.Lock()  # this store's writes take turns; other processes' do not wait
+        self._write_lock = threading.Lock()  # this store's writes take turns
+        self._lock = None  # this agent's, across processes (_agent_lock)
         preparing = _instance_for(self.location, read_only=False).cursor()  # a new project needs its tables made
         try:
             self.meta = lake.prepare(preparing, embedding_model, embedding_dim, self.layout)
@@ -154,7 +157,7 @@ class LakeStore:
         writer's commit conflicts: the module docstring), rolled back on error."""
         if self.read_only:
             raise LearnmemError(f"{self.name()} was opened read-only: open it with read_only=False to change it")
-        with self._write_lock:
+        with self._write_lock, self._agent_lock():
             con = self._cursor()
             journal = Journal(con)
             try:
@@ -171,6 +174,26 @@ class LakeStore:
                     lake.retrying(con, journal.replay, first_attempt=2)
             finally:
                 con.close()
+
+    @contextmanager
+    def _agent_lock(self) -> Iterator[None]:
+        """This agent's processes on this machine write one at a time (a file lock in the temp folder), as they
+        would on a file: an agent's transactions read, decide and write its working state (one active GHAP
+        entry), which running a refused commit's statements again would not decide anew. Other agents and
+        machines do not wait."""
+        from filelock import FileLock, Timeout
+
+        if self._lock is None:
+            key = hashlib.sha256(f"{self.location.name()}\0{self.project}\0{self.agent}".encode()).hexdigest()[:24]
+            folder = Path(tempfile.gettempdir()) / "learnmem-lake-locks"
+            folder.mkdir(exist_ok=True)
+            self._lock = FileLock(str(folder / f"{key}.lock"), timeout=file_store.LOCK_DEADLINE_S)
+        try:
+            with self._lock:
+                yield
+        except Timeout as error:
+            raise StoreBusyError(f"another process of agent {self.agent!r} held {self._lock.lock_file} for "
+                                 f"{file_store.LOCK_DEADLINE_S:.0f} s") from error
 
     def check_model(self, embedding_model: str, embedding_dim: int) -> None:
         """Refuse to mix vectors of two models in one project."""

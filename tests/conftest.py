@@ -30,7 +30,12 @@ def pytest_generate_tests(metafunc):
     """A module that sets BOTH_BACKENDS = True (the contract tests: memories, GHAP, learning) runs each test that
     opens a store once on a file and once on a lake (a project of its own on a real PostgreSQL catalog)."""
     if getattr(metafunc.module, "BOTH_BACKENDS", False) and "backend" in metafunc.fixturenames:
-        metafunc.parametrize("backend", ["file", "lake"], indirect=True)
+        file_only = metafunc.definition.get_closest_marker("file_only") is not None  # what only a file has
+        metafunc.parametrize("backend", ["file"] if file_only else ["file", "lake"], indirect=True)
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "file_only: a BOTH_BACKENDS test of what only a file has (its lock, its bytes)")
 
 
 @pytest.fixture

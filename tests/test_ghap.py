@@ -990,14 +990,14 @@ def test_a_poor_hypothesis_is_bronze(hashed_lm):
     assert resolved.confidence_tier == "bronze"
 
 
-def test_the_tool_counter_and_check_ins(hashed_lm, db_path):
+def test_the_tool_counter_and_check_ins(hashed_lm, open_again):
     lm = hashed_lm
     assert lm.should_check_in(1) is False
     assert [lm.increment_tool_count() for _ in range(3)] == [1, 2, 3]
     assert lm.should_check_in(3) is False  # no active entry
     lm.start_ghap(**start_args())
     assert lm.should_check_in(3) is True and lm.should_check_in(4) is False
-    other = learnmem.open(db_path, embedder=HashingEmbedder())  # another process's view of the same file
+    other = open_again(embedder=HashingEmbedder())  # another process's view of the same file
     assert other.should_check_in(3) is True
     assert other.increment_tool_count() == 4
     assert lm.should_check_in(4) is True
@@ -1124,8 +1124,8 @@ COUNT_AND_NOTE = textwrap.dedent(
     import learnmem
     from learnmem.embed import HashingEmbedder
 
-    path, tag, go, increments, notes = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
-    lm = learnmem.open(path, embedder=HashingEmbedder())
+    target, tag, go, increments, notes = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+    lm = learnmem.open(**json.loads(target), embedder=HashingEmbedder())
     print("ready", flush=True)
     while not os.path.exists(go):
         time.sleep(0.002)
@@ -1141,12 +1141,12 @@ COUNT_AND_NOTE = textwrap.dedent(
 
 START_MANY = textwrap.dedent(
     """
-    import os, sys, time
+    import json, os, sys, time
     import learnmem
     from learnmem.embed import HashingEmbedder
 
-    path, tag, go, starts = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-    lm = learnmem.open(path, embedder=HashingEmbedder())
+    target, tag, go, starts = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+    lm = learnmem.open(**json.loads(target), embedder=HashingEmbedder())
     print("ready", flush=True)
     while not os.path.exists(go):
         time.sleep(0.002)
@@ -1168,12 +1168,17 @@ def _run_together(script: str, tmp_path: Path, args_by_worker: list[list[str]]) 
     return workers, go
 
 
-def test_processes_counting_and_noting_at_once_lose_no_update(hashed_lm, db_path, tmp_path):
+def _as_argument(target: dict) -> str:
+    """learnmem.open's arguments (tests/conftest.py target) as one command-line argument for a worker."""
+    return json.dumps({key: str(value) for key, value in target.items()})
+
+
+def test_processes_counting_and_noting_at_once_lose_no_update(hashed_lm, target, open_again, tmp_path):
     workers_n, increments, notes = 2, 20, 8
     hashed_lm.start_ghap(**start_args())
     session = hashed_lm.get_session_id()
     workers, _ = _run_together(COUNT_AND_NOTE, tmp_path,
-                               [[str(db_path), f"w{n}", str(increments), str(notes)] for n in range(workers_n)])
+                               [[_as_argument(target), f"w{n}", str(increments), str(notes)] for n in range(workers_n)])
     own_counts = []
     try:
         for i in range(increments):  # the test process takes part too
@@ -1192,7 +1197,7 @@ def test_processes_counting_and_noting_at_once_lose_no_update(hashed_lm, db_path
     # Every increment saw its own value: none was lost, none counted twice.
     assert sorted(counts) == list(range(1, total + 1))
     assert hashed_lm.sql("SELECT id, tool_count FROM sessions").fetchall() == [(session, total)]
-    fresh = learnmem.open(db_path, embedder=HashingEmbedder())
+    fresh = open_again(embedder=HashingEmbedder())
     assert fresh.should_check_in(total) is True and fresh.should_check_in(total + 1) is False
 
     (stored_notes,) = fresh.sql("SELECT notes FROM ghap_entries WHERE active").fetchone()
@@ -1205,10 +1210,11 @@ def test_processes_counting_and_noting_at_once_lose_no_update(hashed_lm, db_path
     assert fresh.get_active_ghap().iteration_count == 1
 
 
-def test_processes_starting_at_once_leave_exactly_one_active_entry(hashed_lm, db_path, tmp_path):
+def test_processes_starting_at_once_leave_exactly_one_active_entry(hashed_lm, target, tmp_path):
     starts = 8
     hashed_lm.get_session_id()
-    workers, _ = _run_together(START_MANY, tmp_path, [[str(db_path), tag, str(starts)] for tag in ("left", "right")])
+    workers, _ = _run_together(START_MANY, tmp_path,
+                               [[_as_argument(target), tag, str(starts)] for tag in ("left", "right")])
     try:
         outputs = [worker.communicate(timeout=60) for worker in workers]
     finally:
@@ -1255,6 +1261,7 @@ WAITING_WRITER = textwrap.dedent(
 )
 
 
+@pytest.mark.file_only  # it holds the file's writer lock
 @pytest.mark.parametrize("call", ["start", "update"])
 def test_times_follow_the_order_in_which_writes_commit(hashed_lm, db_path, call):
     """A call that waits for another process's write must take its time after the wait: otherwise an entry

@@ -237,3 +237,27 @@ def test_the_hooks_work_on_a_lake_named_by_learnmem_db(lake_catalog, tmp_path):
     assert "make migrate" in context_of(started, "SessionStart")
     assert (tmp_path / "repo" / ".learnmem").is_dir() and not any(
         p.suffix == ".duckdb" for p in (tmp_path / "repo" / ".learnmem").iterdir())  # no file made for a lake
+
+
+OPENER = """
+import sys
+import learnmem
+from learnmem.embed import HashingEmbedder
+catalog, files, project, agent = sys.argv[1:5]
+lm = learnmem.open(catalog, data_path=files, project=project, agent=agent, embedder=HashingEmbedder())
+lm.store_memory(f"{agent} opened the project", "fact")
+print("done")
+"""
+
+
+def test_processes_making_one_new_project_at_once_make_it_once(lake_catalog, lake):
+    catalog, files = lake_catalog
+    project = _project()
+    running = [subprocess.Popen([sys.executable, "-c", OPENER, catalog, str(files), project, f"o{n}"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for n in range(4)]
+    for proc in running:
+        out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0 and out.strip() == "done", err[-2000:]
+    lm = lake(project)
+    assert len(lm.list_memories()) == 4
+    assert lm.sql("SELECT count(*) FROM meta WHERE key = 'schema_version'").fetchone() == (1,)

@@ -261,9 +261,9 @@ def test_values_are_listed_by_cluster_size_and_found_by_search(clustered):
         clustered.list_values(limit=0)
 
 
-def test_a_handles_value_list_follows_what_other_handles_write(clustered, monkeypatch):
+def test_a_handles_value_list_follows_what_other_handles_write(clustered, open_again, monkeypatch):
     run = clustered.get_clusters("surprise")
-    other = learnmem.open(clustered.path, embedder=HashingEmbedder())
+    other = open_again(embedder=HashingEmbedder())
     assert clustered.list_values() == []  # cached now
     central = clustered.get_cluster_members(run.clusters[0].cluster_id, limit=1)[0]
     stored = other.store_value(central.surprise, run.clusters[0].cluster_id, "surprise")

@@ -102,7 +102,7 @@ ORDER BY c.table_name, c.ordinal_position;
 
 -- name: create_lake_schema
 -- A project's schema in a lake: its tables live there, so no query of one project can see another's.
-CREATE SCHEMA IF NOT EXISTS {schema};
+CREATE SCHEMA {schema};
 
 -- name: set_search_path
 -- Where a lake's unqualified names resolve: the agent's schema, then its project's (learnmem.lake.Layout).
