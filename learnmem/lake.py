@@ -55,6 +55,7 @@ _UNREACHABLE = re.compile(r"Connection refused|could not connect|No route to hos
 _CREDENTIALS = re.compile(r'password authentication failed|role "[^"]*" does not exist|no password supplied|'
                           r"authentication failed|not permitted to log in", re.IGNORECASE)
 _NO_DATABASE = re.compile(r'database "([^"]*)" does not exist', re.IGNORECASE)
+_FIRST_ATTACH_RACE = re.compile(r"Failed to initialize DuckLake.*(already exists|duplicate key)", re.DOTALL)
 _OTHER_DATA_PATH = re.compile(r'does not match existing data path in the catalog "([^"]*)"', re.IGNORECASE)
 
 
@@ -159,10 +160,16 @@ def attach(con: duckdb.DuckDBPyConnection, location: LakeLocation, alias: str = 
     options += ["READ_ONLY"] if read_only else []
     statement = sql.query("attach_lake").format(target=quote_literal(SCHEME + location.catalog), alias=alias,
                                                 options=f"({', '.join(options)})" if options else "")
-    try:
-        con.execute(statement)
-    except duckdb.Error as error:
-        raise _explained(error, location) from None
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        try:
+            con.execute(statement)
+            return
+        except duckdb.Error as error:
+            # Several processes attaching a new catalog at once all make DuckLake's tables: the losers' CREATE
+            # fails on PostgreSQL's own catalog. The winner's tables are there a moment later.
+            if not (_FIRST_ATTACH_RACE.search(str(error)) and attempt < MAX_ATTEMPTS):
+                raise _explained(error, location) from None
+        time.sleep(random.uniform(0.05, 0.2) * attempt)
 
 
 def _explained(error: Exception, location: LakeLocation) -> Exception:
@@ -273,9 +280,11 @@ def prepare(con: duckdb.DuckDBPyConnection, embedding_model: str, embedding_dim:
     for attempt in range(1, MAX_ATTEMPTS + 1):
         try:
             return _prepared(con, embedding_model, embedding_dim, layout)
-        except duckdb.TransactionException:  # another process made it first: look again
+        except (duckdb.TransactionException, duckdb.CatalogException, _Racing) as race:
+            # Another process made the project or agent meanwhile (its CREATE won, or ours conflicted): look again.
             rollback(con)
-            if attempt == MAX_ATTEMPTS:
+            if attempt == MAX_ATTEMPTS or (isinstance(race, duckdb.CatalogException)
+                                           and "already exists" not in str(race)):
                 raise
             time.sleep(random.uniform(0.05, 0.2) * attempt)
     raise AssertionError("unreachable")
@@ -344,6 +353,8 @@ def _make_project(con: duckdb.DuckDBPyConnection, embedding_model: str, embeddin
             return
         present = {name for (name,) in con.execute(sql.query("schema_tables"),
                                                    {"database": layout.alias, "schema": layout.project}).fetchall()}
+    if "meta" in present:  # made by another process just now, and not yet visible to the meta query
+        raise _Racing(layout.project)
     if present:
         raise LakeError(f"lake: project {layout.project!r} holds tables ({', '.join(sorted(present)[:5])}...) "
                         "but no learnmem meta: not a learnmem project; name another project")
@@ -370,6 +381,10 @@ def _make_agent(con: duckdb.DuckDBPyConnection, layout: Layout) -> None:
             con.execute(statement.replace(f'"{table}"', f'{layout.agent_schema}."{table}"', 1))
     con.execute((sql.sql_dir() / "views.sql").read_text(encoding="utf-8"))  # made in the agent's schema
     con.commit()
+
+
+class _Racing(Exception):
+    """Another process is making the project now: prepare looks again."""
 
 
 def _created_schema(con: duckdb.DuckDBPyConnection, schema: str) -> bool:
