@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from learnmem.errors import ValidationError
+
 
 LAKE_SCHEME = "ducklake:"  # a lake's name starts so (learnmem.lake); anything else is a file's path
 
@@ -26,10 +28,11 @@ def project_root(start: Path) -> Path:
 
 def database_path(directory: str | os.PathLike[str] = ".") -> Path:
     """`$LEARNMEM_DB`, else `<project root of directory>/.learnmem/learnmem.duckdb` (not created here). A lake in
-    $LEARNMEM_DB is no file: ValueError (learnmem.open takes it)."""
+    $LEARNMEM_DB is no file: ValidationError (learnmem.open takes it; `learnmem init` makes files only)."""
     override = os.environ.get("LEARNMEM_DB")
     if names_lake(override):
-        raise ValueError(f"LEARNMEM_DB names a lake ({override.split(' ')[0]}...), not a file")
+        raise ValidationError(f"LEARNMEM_DB: names a lake ({override.split(' ')[0]} ...), not a file; a lake's project "
+                              "is made when it is first opened (e.g. `learnmem info`); unset LEARNMEM_DB to init a file")
     if override:
         return Path(override).expanduser().absolute()
     return project_root(Path(directory)) / ".learnmem" / "learnmem.duckdb"

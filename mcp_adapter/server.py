@@ -143,7 +143,8 @@ def main(argv: list[str] | None = None) -> None:
         "--db",
         metavar="PATH",
         default=None,
-        help="database file (default: $LEARNMEM_DB, else <git root or cwd>/.learnmem/learnmem.duckdb)",
+        help="database file, or a lake: ducklake:postgres:<libpq string> (default: $LEARNMEM_DB, else <git root or "
+             "cwd>/.learnmem/learnmem.duckdb)",
     )
     parser.add_argument(
         "--allow-sql",

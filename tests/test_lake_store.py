@@ -261,3 +261,22 @@ def test_processes_making_one_new_project_at_once_make_it_once(lake_catalog, lak
     lm = lake(project)
     assert len(lm.list_memories()) == 4
     assert lm.sql("SELECT count(*) FROM meta WHERE key = 'schema_version'").fetchone() == (1,)
+
+
+def test_the_mcp_server_serves_a_lake(lake_catalog, embedder, monkeypatch, tmp_path):
+    from tests.test_mcp import _ok, _run
+
+    catalog, files = lake_catalog
+    project = _project()
+    for name, value in (("LEARNMEM_LAKE_DATA_PATH", str(files)), ("LEARNMEM_PROJECT", project),
+                        ("LEARNMEM_AGENT", "mcp")):
+        monkeypatch.setenv(name, value)
+
+    async def scenario(session) -> None:
+        stored = await _ok(session, "store_memory", content="Schema changes need a migration file", category="decision")
+        found = await _ok(session, "retrieve_memories", query="how do I change the schema", limit=1)
+        assert found["results"][0]["id"] == stored["id"]
+
+    _run(catalog, tmp_path, scenario)
+    assert [m.content for m in learnmem.open(catalog, data_path=files, project=project, embedder=embedder)
+            .list_memories()] == ["Schema changes need a migration file"]
