@@ -4,9 +4,9 @@
 different. What differs underneath:
 
 - No file lock between agents. Many processes on many machines write at once; the lake's catalog (PostgreSQL)
-  orders their commits. (One agent's own processes on one machine take turns, as on a file: _agent_lock.) DuckLake itself retries a commit that lost the race when the two changed different things (two
-  inserts). When they changed the same table's rows (two updates of `ghap_entries`, say), the later commit is
-  refused: `write()` then runs the transaction's statements again on the newer snapshot, after a jittered
+  orders their commits. (One agent's own processes on one machine take turns, as on a file: _agent_lock.)
+  DuckLake itself retries a commit that lost the race when the two changed different things (two inserts).
+  When they changed the same table's rows (two agents' resolves, say), the later commit is refused: `write()` then runs the transaction's statements again on the newer snapshot, after a jittered
   backoff (lake.retrying), up to lake.MAX_ATTEMPTS times. The statements run again are the ones the
   transaction ran, with the same parameters: what Python decided between them is not decided again, just as
   DuckLake's own retry does not recompute its rows.
@@ -35,10 +35,10 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 
 from learnmem import lake, sql
+from learnmem import store as file_store  # LOCK_DEADLINE_S, which a hook process lowers
 from learnmem.errors import LearnmemError, ModelMismatchError, StoreBusyError, ValidationError
 from learnmem.paths import default_path, project_root
-from learnmem import store as file_store  # LOCK_DEADLINE_S, which a hook process lowers
-from learnmem.store import Store, migrated_template, new_instance, quote_literal
+from learnmem.store import Store, guarded_query, migrated_template, new_instance, quote_literal
 from learnmem.version import VERSION
 
 if TYPE_CHECKING:
@@ -258,19 +258,7 @@ class LakeStore:
             lake.enter(con, self.layout)
             if self.location.data_path and "://" not in self.location.data_path:
                 con.execute(sql.query("allow_directory").format(path=quote_literal(self.location.data_path)))
-            con.execute(sql.query("disable_external_access"))
-            con.execute(sql.query("lock_configuration"))
-            try:
-                statements = con.extract_statements(query)
-                if len(statements) != 1:
-                    raise ValidationError(f"query: one statement at a time; got {len(statements)}")
-                kind = statements[0].type
-                if kind != duckdb.StatementType.SELECT:
-                    raise ValidationError(f"query: only queries that read run here (SELECT, WITH, FROM, SHOW, "
-                                          f"DESCRIBE, ...); got a {kind.name} statement")
-                return con.execute(query, params).to_arrow_table()
-            except duckdb.Error as error:
-                raise ValidationError(f"query: {str(error).strip()}") from error
+            return guarded_query(con, query, params)
         finally:
             instance.close()
 
