@@ -7,6 +7,7 @@ file covers what only a lake has."""
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import subprocess
 import sys
@@ -280,3 +281,26 @@ def test_the_mcp_server_serves_a_lake(lake_catalog, embedder, monkeypatch, tmp_p
     _run(catalog, tmp_path, scenario)
     assert [m.content for m in learnmem.open(catalog, data_path=files, project=project, embedder=embedder)
             .list_memories()] == ["Schema changes need a migration file"]
+
+
+def test_the_hooks_capture_into_a_lake_and_stop_stores_it(lake_catalog, embedder, tmp_path):
+    from tests.test_capture import TASK_REPORT, system_message, task
+
+    catalog, files = lake_catalog
+    project, root = _project(), tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("LEARNMEM_", "CLAUDE_"))}
+    env |= {"LEARNMEM_DB": catalog, "LEARNMEM_LAKE_DATA_PATH": str(files), "LEARNMEM_PROJECT": project,
+            "LEARNMEM_AGENT": "hooked"}
+
+    def hook(event: str, payload: dict) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "learnmem.cli", "hook", event],
+                              input=json.dumps({"session_id": "s-1", "cwd": str(root), **payload}),
+                              capture_output=True, text=True, cwd=root, env=env, timeout=300, check=False)
+
+    assert hook("post-tool-use", task(TASK_REPORT)).returncode == 0
+    message = system_message(hook("stop", {"stop_hook_active": False}))
+    assert message.startswith("learnmem: kept 1 of 1 learning captured from tool output")
+    team = learnmem.open(catalog, data_path=files, project=project, agent="someone-else", embedder=embedder)
+    assert [m.content[:12] for m in team.list_memories(tags=["auto-captured"])] == ["Turns out th"]
+    assert team.list_queued_memories() == []  # the queue was the hooked agent's own
