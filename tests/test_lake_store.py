@@ -304,3 +304,17 @@ def test_the_hooks_capture_into_a_lake_and_stop_stores_it(lake_catalog, embedder
     team = learnmem.open(catalog, data_path=files, project=project, agent="someone-else", embedder=embedder)
     assert [m.content[:12] for m in team.list_memories(tags=["auto-captured"])] == ["Turns out th"]
     assert team.list_queued_memories() == []  # the queue was the hooked agent's own
+
+
+def test_hard_forget_export_and_import_work_on_a_lake(lake, tmp_path):
+    lm = lake(_project())
+    kept = lm.store_memory("The on-call rotation changes on Mondays", "fact")
+    gone = lm.store_memory("The old VPN password hint was the office plant", "fact")
+    lm.forget(gone.id, hard=True)  # deleted, and the lake's older snapshots expired and their files deleted
+    assert [m.id for m in lm.list_memories(include_superseded=True)] == [kept.id]
+    assert lm.sql("SELECT count(*) FROM memories WHERE id = $id", {"id": gone.id}).fetchone() == (0,)
+    exported = lm.export_data(tmp_path / "out.jsonl")
+    assert exported.memories == 1
+    other = lake(_project())
+    assert other.import_data(tmp_path / "out.jsonl", progress=False).imported["memories"] == 1
+    assert [m.id for m in other.list_memories()] == [kept.id]
