@@ -197,13 +197,26 @@ def bronze_reason(entry: Mapping[str, Any]) -> str | None:
 # -- recording and embedding -----------------------------------------------------
 
 
-def record_axes(con, entry: Mapping[str, Any], now: datetime) -> None:
-    """Insert one pending experience_axes row per axis text of a resolved entry (inside the caller's transaction)."""
+def record_axes(con, entry: Mapping[str, Any], now: datetime, embedded: Mapping | None = None) -> None:
+    """Insert one experience_axes row per axis text of a resolved entry (inside the caller's transaction): pending,
+    or with its vector when `embedded` ({(axis, text): vector}, embedded_axes) holds that very text."""
     con.execute(sql.query("delete_experience_axes"), {"ghap_id": entry["id"]})
     con.execute(sql.query("delete_recent_experience_axes"), {"ghap_id": entry["id"]})
     for axis, text in axis_texts(entry).items():
-        con.execute(sql.query("insert_experience_axis"),
-                    {"ghap_id": entry["id"], "axis": axis, "text": text, "terms": keywords.terms(text), "now": now})
+        row = {"ghap_id": entry["id"], "axis": axis, "text": text, "terms": keywords.terms(text), "now": now}
+        vector = (embedded or {}).get((axis, text))
+        if vector is None:
+            con.execute(sql.query("insert_experience_axis"), row)
+        else:
+            con.execute(sql.query("insert_embedded_experience_axis"), row | {"embedding": vector})
+
+
+def embedded_axes(entry: Mapping[str, Any], embedder) -> dict[tuple[str, str], list[float]]:
+    """The axis texts of a resolved entry, embedded: {(axis, text): vector} for record_axes."""
+    _check_dim(embedder)
+    rows = [(entry["id"], axis, text) for axis, text in axis_texts(entry).items()]
+    table = _vectors(rows, embedder)
+    return {(axis, text): vector for (_, axis, text), vector in zip(rows, table.column("embedding").to_pylist())}
 
 
 def _check_dim(embedder) -> None:

@@ -288,6 +288,10 @@ def resolve_ghap(store: Store, embedder, status: str, result: str, surprise: str
     if status == "falsified" and (surprise is None or cause is None):
         missing = "surprise" if surprise is None else "root_cause"
         raise ValidationError(f"{missing}: required when status is 'falsified' (what surprised you, and why)")
+    # On a lake the axes are embedded before the transaction and written embedded: filling them in afterwards is
+    # an UPDATE of a table every agent's resolve writes, and concurrent DuckLake updates conflict.
+    embedded = _embedded_ahead(store, embedder, status, result, surprise, cause, learned) \
+        if store.kind == "lake" else None
     with store.write() as con:
         now = utc_now()
         active = _active_row(con)
@@ -295,7 +299,7 @@ def resolve_ghap(store: Store, embedder, status: str, result: str, surprise: str
             raise NotFoundError("no active GHAP entry to resolve: start one with start_ghap")
         if not auto_captured and status != "abandoned":
             auto_captured = _observation_agrees(con, active["id"], status)
-        tier = _resolve(con, active["id"], now, status, result, surprise, cause, learned, auto_captured)
+        tier = _resolve(con, active["id"], now, status, result, surprise, cause, learned, auto_captured, embedded)
         from learnmem import experiences
 
         pending = experiences.pending_axes(con)  # read here, it saves the embedding step a file open
@@ -349,10 +353,30 @@ def abandon_ghap(store: Store, embedder, reason: str) -> ResolveResult:
     return resolve_ghap(store, embedder, "abandoned", reason)
 
 
-def _resolve(con, entry_id: str, now: datetime, status: str, result: str, surprise: str | None = None,
-             cause: Mapping[str, str] | None = None, lesson: Mapping[str, str | None] | None = None,
-             auto_captured: bool = False) -> str:
-    """Resolve one active entry inside the caller's transaction and record its experience axes; the tier."""
+def _embedded_ahead(store: Store, embedder, status: str, result: str, surprise: str | None,
+                    cause: Mapping[str, str] | None, lesson: Mapping[str, str | None] | None) -> dict | None:
+    """The axis texts the active entry will have once resolved so, embedded now: {(axis, text): vector}. None when
+    there is no active entry or the model fails (the axes are then recorded pending, as on a file)."""
+    from learnmem import experiences
+
+    with store.read() as con:
+        active = _active_row(con)
+        if active is None:
+            return None
+        cursor = con.execute(sql.query("active_ghap_entry"), {"id": active["id"]})
+        entry = dict(zip([column[0] for column in cursor.description], cursor.fetchone()))
+    _with_outcome(entry, utc_now(), status, result, surprise, cause, lesson, False)
+    try:
+        model = embedder if hasattr(embedder, "embed") else embedder()
+        return experiences.embedded_axes(entry, model)
+    except Exception:  # noqa: BLE001 - a model that fails leaves the axes pending, as on a file
+        return None
+
+
+def _with_outcome(entry: dict, now: datetime, status: str, result: str, surprise: str | None,
+                  cause: Mapping[str, str] | None, lesson: Mapping[str, str | None] | None,
+                  auto_captured: bool) -> dict[str, Any]:
+    """Add the resolution to an active entry's row (in place); returns the outcome columns resolve_ghap sets."""
     outcome = {
         "status": status, "result": result, "auto_captured": auto_captured, "surprise": surprise,
         "root_cause_category": cause["category"] if cause else None,
@@ -360,14 +384,22 @@ def _resolve(con, entry_id: str, now: datetime, status: str, result: str, surpri
         "lesson_what_worked": lesson["what_worked"] if lesson else None,
         "lesson_takeaway": lesson.get("takeaway") if lesson else None,
     }
-    cursor = con.execute(sql.query("active_ghap_entry"), {"id": entry_id})
-    names = [column[0] for column in cursor.description]
-    entry = dict(zip(names, cursor.fetchone()))
     entry.update({"outcome_status": status, "outcome_result": result, "captured_at": now,
                   "auto_captured": auto_captured, "surprise": surprise,
                   "root_cause_category": outcome["root_cause_category"],
                   "root_cause_description": outcome["root_cause_description"],
                   "lesson_what_worked": outcome["lesson_what_worked"], "lesson_takeaway": outcome["lesson_takeaway"]})
+    return outcome
+
+
+def _resolve(con, entry_id: str, now: datetime, status: str, result: str, surprise: str | None = None,
+             cause: Mapping[str, str] | None = None, lesson: Mapping[str, str | None] | None = None,
+             auto_captured: bool = False, embedded: dict | None = None) -> str:
+    """Resolve one active entry inside the caller's transaction and record its experience axes (those in
+    `embedded` with their vectors: _embedded_ahead); the tier."""
+    cursor = con.execute(sql.query("active_ghap_entry"), {"id": entry_id})
+    entry = dict(zip([column[0] for column in cursor.description], cursor.fetchone()))
+    outcome = _with_outcome(entry, now, status, result, surprise, cause, lesson, auto_captured)
     from learnmem import experiences  # numpy and pyarrow load only when an entry is resolved
 
     tier = "abandoned" if status == "abandoned" else "gold" if auto_captured else "silver"
@@ -376,7 +408,7 @@ def _resolve(con, entry_id: str, now: datetime, status: str, result: str, surpri
     entry["confidence_tier"] = tier
     con.execute(sql.query("resolve_ghap"), {"id": entry_id, "now": now, "confidence_tier": tier, **outcome})
     con.execute(sql.query("remove_active_ghap"), {"id": entry_id})
-    experiences.record_axes(con, entry, now)
+    experiences.record_axes(con, entry, now, embedded)
     return tier
 
 

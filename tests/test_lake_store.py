@@ -318,3 +318,16 @@ def test_hard_forget_export_and_import_work_on_a_lake(lake, tmp_path):
     other = lake(_project())
     assert other.import_data(tmp_path / "out.jsonl", progress=False).imported["memories"] == 1
     assert [m.id for m in other.list_memories()] == [kept.id]
+
+
+def test_a_resolve_on_a_lake_writes_its_axes_embedded(lake):
+    lm = lake(_project())
+    lm.start_ghap(domain="debugging", strategy="read-the-error", goal="fix the import error",
+                  hypothesis="a circular import between api and store", action="move the import into the function",
+                  prediction="the module imports cleanly")
+    lm.resolve_ghap(status="falsified", result="still failing", surprise="the cycle was through the CLI",
+                    root_cause={"category": "wrong-assumption", "description": "the CLI imported api at load"})
+    assert lm.sql("SELECT count(*) FROM experience_axes_recent").fetchone() == (0,)  # nothing left to fill in
+    assert lm.sql("SELECT count(*) FROM experience_axes_embedded WHERE embedding IS NOT NULL").fetchone() == (4,)
+    assert lm.search_experiences("circular import through the command line", axis="surprise", limit=1,
+                                include_cold=True)  # ("still failing" says too little: bronze, cold)

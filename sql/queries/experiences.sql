@@ -10,6 +10,12 @@ DELETE FROM experience_axes_recent WHERE ghap_id = $ghap_id;
 INSERT INTO experience_axes_recent (ghap_id, axis, text, terms, embedding, created_at)
 VALUES ($ghap_id, $axis, $text, $terms::VARCHAR[], NULL, $now);
 
+-- name: insert_embedded_experience_axis
+-- An axis embedded before its resolve's transaction (on a lake: learnmem/ghap.py _embedded_ahead) goes straight
+-- to the big table: nothing fills it in afterwards, so no other agent's resolve conflicts with it.
+INSERT INTO experience_axes_embedded (ghap_id, axis, text, terms, embedding, created_at)
+VALUES ($ghap_id, $axis, $text, $terms::VARCHAR[], $embedding::FLOAT[384], $now);
+
 -- name: pending_experience_axes
 SELECT ghap_id, axis, text FROM experience_axes_recent WHERE embedding IS NULL ORDER BY created_at, ghap_id, axis;
 
