@@ -235,11 +235,15 @@ def _store(paths: HookPaths, read_only: bool = False):
     """The file (or lake) without the facade: DuckDB only, no numpy, pyarrow or model (as `learnmem ghap status`)."""
     from learnmem import store
     from learnmem.embed import DEFAULT_MODEL
-    from learnmem.lake_store import open_store
 
     if _wait_s is not None:  # this process is a hook: the agent waits while it does
         store.LOCK_DEADLINE_S = min(store.LOCK_DEADLINE_S, _wait_s)
-    return open_store(paths.target, read_only, DEFAULT_MODEL, EMBEDDING_DIM)
+    if paths.lake is None:  # the usual case: a file, without the lake's modules
+        return store.Store(paths.db, read_only=read_only, embedding_model=DEFAULT_MODEL, embedding_dim=EMBEDDING_DIM)
+    from learnmem.lake_store import LakeStore
+
+    return LakeStore(paths.lake, data_path=os.environ.get("LEARNMEM_LAKE_DATA_PATH") or None, read_only=read_only,
+                     embedding_model=DEFAULT_MODEL, embedding_dim=EMBEDDING_DIM)
 
 
 def _entry_lines(entry: Any) -> str:

@@ -222,21 +222,14 @@ class LakeStore:
 
     # -- whole-project operations -------------------------------------------
 
-    def tables(self) -> list[str]:
-        """The project's base tables (what copy_to_memory, push and pull carry)."""
-        template = migrated_template()
-        try:
-            return [table for (table,) in template.execute(sql.query("template_tables")).fetchall()]
-        finally:
-            template.close()
-
     def copy_to_memory(self) -> duckdb.DuckDBPyConnection:
         """A new in-memory DuckDB holding the project's tables (vectors as FLOAT[384] again) and views."""
         copy = migrated_template()
         try:
+            tables = [table for (table,) in copy.execute(sql.query("template_tables")).fetchall()]
             lake.attach(copy, self.location, ALIAS, read_only=True)
             copy.execute(sql.query("clear_meta"))  # the template's own: the project's replace it
-            for table in self.tables():
+            for table in tables:
                 source = self.layout.agent_schema if table in lake.AGENT_TABLES else self.layout.project_schema
                 copy.execute(sql.query("copy_table_by_name").format(target=f'main."{table}"',
                                                                     source=f'{source}."{table}"'))
