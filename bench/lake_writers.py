@@ -30,7 +30,7 @@ of each read) before the window; they all start together. Measured per operation
 in the window, failures (any exception: counted, the first message of each exception type kept), latency
 p50/p95/max as the caller sees it (and p50 in the first and last quarter of the window), ops/s. Also:
 start_ghap warnings; on a lake, commits replayed after a conflict with another writer's (counted by wrapping
-learnmem.lake.retrying in the bench's processes; nothing else changes); CPU in the window of the bench's
+learnmem.storage.lake.retrying in the bench's processes; nothing else changes); CPU in the window of the bench's
 processes, of the run's PostgreSQL server (its postmaster and backends, /proc) and of everything else on the
 machine (/proc/stat); where the processes' main threads spent the window (/proc/self/task/*/schedstat: on a
 CPU, runnable but waiting for one, blocked); after the run, the rows against those acknowledged (memories,
@@ -122,8 +122,8 @@ class Record:
 
 
 def _count_replays(counter: list[int]) -> None:
-    """Wrap learnmem.lake.retrying so that every replay of a conflicting commit is counted (nothing else changes)."""
-    from learnmem import lake
+    """Wrap learnmem.storage.lake.retrying so that every replay of a conflicting commit is counted (nothing else changes)."""
+    from learnmem.storage import lake
 
     original = lake.retrying
 

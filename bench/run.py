@@ -385,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     command = " ".join(["python -m bench", *args])
     machine = machine_info(command)
-    from learnmem.embed import load_embedder
+    from learnmem.embedding.embed import load_embedder
 
     log(f"settings: {s}")
     real = load_embedder()

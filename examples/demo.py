@@ -88,9 +88,9 @@ def index_and_learn(lm) -> None:
     print("\n== a GHAP cycle")
     started = lm.start_ghap(
         "debugging", "read-the-error", goal="Find where the context token budget is enforced",
-        hypothesis="The budget is enforced where context is assembled, in learnmem/context.py",
+        hypothesis="The budget is enforced where context is assembled, in learnmem/context/assembly.py",
         action="Search the code for taking context items while they fit the token budget",
-        prediction="The best hit is a function of learnmem/context.py")
+        prediction="The best hit is a function of learnmem/context/assembly.py")
     top = lm.search_code("take context items while they fit within the token budget", project="learnmem", limit=1)[0]
     lm.update_ghap(note=f"best hit: {top.qualified_name} ({top.file_path}:{top.start_line})")
     if top.file_path.endswith("context.py"):

@@ -12,16 +12,16 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from learnmem.errors import InsufficientDataError, LearnmemError, NotFoundError, ValidationError
-from learnmem.records import DeleteResult, ForgetResult, Info, Memory, MemoryHit, StoreResult
+from learnmem.memory.records import DeleteResult, ForgetResult, Info, Memory, MemoryHit, StoreResult
 from learnmem.version import VERSION as __version__
 
 if TYPE_CHECKING:
     from learnmem.api import Learnmem, init_project, open
-    from learnmem.memories import MEMORY_CATEGORIES
+    from learnmem.memory.memories import MEMORY_CATEGORIES
 
 # duckdb, numpy and pyarrow cost ~300 ms to import; hooks and `learnmem --help`
 # must not pay that, so these names load on first use.
-_LAZY = {"Learnmem": "learnmem.api", "open": "learnmem.api", "init_project": "learnmem.api", "MEMORY_CATEGORIES": "learnmem.memories"}
+_LAZY = {"Learnmem": "learnmem.api", "open": "learnmem.api", "init_project": "learnmem.api", "MEMORY_CATEGORIES": "learnmem.memory.memories"}
 
 
 def __getattr__(name: str) -> Any:

@@ -16,30 +16,35 @@ from typing import Any, TextIO
 
 import duckdb
 
-from learnmem import (capture_queue, compaction, context, embed, experiences, ghap, ghap_io, learning, memories,
-                      memory_files, memory_usage, notes, portable, validate)
+from learnmem.agents.capture import queue as capture_queue
+from learnmem.memory import compaction, memories, files as memory_files, usage as memory_usage
+from learnmem.context import assembly as context
+from learnmem.embedding import embed
+from learnmem.learning import experiences, ghap, values as learning
+from learnmem.exchange import ghap_io, notes, portable
+from learnmem import validate
 from learnmem.code import bookkeeping, code_search, graph, indexer
 from learnmem.code.bookkeeping import IndexStats, RemoveFileResult
 from learnmem.code.code_search import CodeHit
 from learnmem.code.graph import CallEdge
 from learnmem.code.indexer import IndexResult
-from learnmem.embed import DEFAULT_MODEL, Embedder, load_embedder
+from learnmem.embedding.embed import DEFAULT_MODEL, Embedder, load_embedder
 from learnmem.git import commit_search, reports, repository
 from learnmem.git.records import (
     BlameEntry, CodeAuthor, CommitHit, CommitIndexResult, FileHistoryEntry, Hotspot, UnitChange,
 )
-from learnmem.ghap_io import ImportResult
-from learnmem.portable import DataImportResult, ExportResult
-from learnmem.context_records import Context, Premortem
-from learnmem.learning_records import ClusterRun, Value, ValueCheck
-from learnmem.ghap_records import (
+from learnmem.exchange.ghap_io import ImportResult
+from learnmem.exchange.portable import DataImportResult, ExportResult
+from learnmem.context.records import Context, Premortem
+from learnmem.learning.records import ClusterRun, Value, ValueCheck
+from learnmem.learning.ghap_records import (
     ActiveGhap, Experience, GhapSummary, ResolveResult, SessionEnd, StartResult, UpdateResult,
 )
-from learnmem.memory_index import MemoryIndex
-from learnmem.records import (DeleteResult, DocGap, FlushResult, ForgetResult, Info, Memory, MemoryHit, MemorySummary,
+from learnmem.memory.index import MemoryIndex
+from learnmem.memory.records import (DeleteResult, DocGap, FlushResult, ForgetResult, Info, Memory, MemoryHit, MemorySummary,
                               MemoryWithFiles, QueuedMemory, StaleMemory, StoreResult)
-from learnmem.lake_store import open_store
-from learnmem.paths import database_path, project_root
+from learnmem.storage.lake_store import open_store
+from learnmem.storage.paths import database_path, project_root
 
 
 class Learnmem:
@@ -98,7 +103,7 @@ class Learnmem:
 
     def close(self) -> None:
         """Write the memory accesses counted so far and drop cached state. No connection is held between
-        calls, so this is optional (unwritten counts are lost with the process; see learnmem.memory_usage)."""
+        calls, so this is optional (unwritten counts are lost with the process; see learnmem.memory.usage)."""
         self._accesses.flush()
         self._memory_index = MemoryIndex(self.store, self._memory_index.dim)
         self._code_index = code_search.CodeIndex(self.store, self._memory_index.dim)
@@ -119,7 +124,7 @@ class Learnmem:
 
         An exact duplicate of a stored text is not stored again: its id comes back with duplicate=True. Nor is
         a restatement of a current memory of the category (similar in meaning, with the same numbers, names
-        and identifiers and no word of change: learnmem.dedupe): that memory's id comes back with
+        and identifiers and no word of change: learnmem.memory.dedupe): that memory's id comes back with
         duplicate=True and near_duplicate=True; `force` stores it anyway.
         `supersedes`: the id of a memory this one replaces; it is kept with `superseded_by` set and hidden
         from retrieval (include_superseded=True shows it).
@@ -164,7 +169,7 @@ class Learnmem:
 
         `detail`: "index" gives each as id, category, score and a one-line summary (MemorySummary: cheap to
         read; get_memory gives one whole); "full" the whole memory (MemoryHit); "files" also the files of
-        the commit it was made at, as they were there, size-capped (MemoryWithFiles; learnmem.memory_files).
+        the commit it was made at, as they were there, size-capped (MemoryWithFiles; learnmem.memory.files).
         """
         detail = validate.choice("detail", detail, memories.DETAILS)
         hits = memories.retrieve_memories(self._memory_index, self.embedder, query, limit, category, tags,
@@ -232,7 +237,7 @@ class Learnmem:
         return memories.restore_memory(self.store, id)
 
     def list_queued_memories(self, limit: int = 100) -> list[QueuedMemory]:
-        """The memories captured from tool output that wait for the Stop or SessionEnd hook (learnmem.capture),
+        """The memories captured from tool output that wait for the Stop or SessionEnd hook (learnmem.agents.capture.tool_output),
         oldest first."""
         return capture_queue.queued(self.store, limit)
 
@@ -524,7 +529,7 @@ class Learnmem:
     def export_notes(self, repo: str | os.PathLike | None = None) -> notes.NotesExportResult:
         """Write the memories (not forgotten ones) and values as git notes under refs/notes/learnmem/<category>
         (and .../values), each memory attached to the commit it was made at; one notes commit per ref that
-        changed. Notes the refs hold that this file does not are kept. See learnmem.notes."""
+        changed. Notes the refs hold that this file does not are kept. See learnmem.exchange.notes."""
         with repository.project_repository(self.store.path, repo) as project:
             return notes.export_notes(self.store, project)
 
@@ -571,7 +576,7 @@ def open(  # noqa: A001 - learnmem.open() reads like the builtin it mirrors
 ) -> Learnmem:
     """Open (creating and migrating if needed) a learnmem file, or a project in a lake.
 
-    path: the DuckDB file, or a lake: `ducklake:postgres:<libpq string>` (learnmem.lake); default
+    path: the DuckDB file, or a lake: `ducklake:postgres:<libpq string>` (learnmem.storage.lake); default
       `$LEARNMEM_DB`, else `<git root>/.learnmem/learnmem.duckdb`.
     read_only: open without the right to write (other processes may read too).
     embedder: the embedding model; default all-MiniLM-L6-v2, loaded on first use.
@@ -580,7 +585,7 @@ def open(  # noqa: A001 - learnmem.open() reads like the builtin it mirrors
       `$LEARNMEM_LAKE_DATA_PATH`, else the path the lake was made with. A new lake needs one.
     project, agent: a lake only: the project (a schema; projects never see each other's rows; default
       `$LEARNMEM_PROJECT`, else the name of the git top level) and the agent, whose sessions and active GHAP
-      entry are its own (default `$LEARNMEM_AGENT`, else host and checkout). See learnmem.lake_store.
+      entry are its own (default `$LEARNMEM_AGENT`, else host and checkout). See learnmem.storage.lake_store.
     """
     return Learnmem(path, read_only=read_only, embedder=embedder, cold_tier=cold_tier, data_path=data_path,
                     project=project, agent=agent)

@@ -48,6 +48,6 @@ class RemoteError(LearnmemError):
 
 
 class LakeError(LearnmemError):
-    """A DuckLake's PostgreSQL catalog could not be reached, or refused the credentials (learnmem.lake)."""
+    """A DuckLake's PostgreSQL catalog could not be reached, or refused the credentials (learnmem.storage.lake)."""
 
     kind = "lake_error"

@@ -11,10 +11,12 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 import learnmem
-from learnmem import context, ghap, learning, memories
+from learnmem.context import assembly as context
+from learnmem.learning import ghap, values as learning
+from learnmem.memory import memories
 
 # Hints describe what each tool does to the memory file; none reaches outside it (export_ghap writes a local
-# file, see EXPORT). Reading memories counts their use (learnmem.memory_usage: appended in batches, bookkeeping
+# file, see EXPORT). Reading memories counts their use (learnmem.memory.usage: appended in batches, bookkeeping
 # that changes nothing a tool returns), which the read-only hint leaves aside.
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 # Storing the same content again reports `duplicate: true` and adds nothing.

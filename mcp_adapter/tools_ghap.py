@@ -6,7 +6,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 
-from learnmem import ghap
+from learnmem.learning import ghap
 from mcp_adapter.results import call
 from mcp_adapter.schema import (
     CLOSE,

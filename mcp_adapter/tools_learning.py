@@ -6,7 +6,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 
-from learnmem import learning
+from learnmem.learning import values as learning
 from mcp_adapter.results import call
 from mcp_adapter.schema import READ_ONLY, TRANSITION, Axis
 

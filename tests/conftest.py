@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import learnmem
-from learnmem.embed import HashingEmbedder, load_embedder
+from learnmem.embedding.embed import HashingEmbedder, load_embedder
 
 # Keep tests away from the developer's own data.
 os.environ.pop("LEARNMEM_DB", None)

@@ -1,4 +1,4 @@
-"""`learnmem init --claude / --opencode / --uninstall` (learnmem.agent_setup) on real files in tmp_path.
+"""`learnmem init --claude / --opencode / --uninstall` (learnmem.agents.setup.install) on real files in tmp_path.
 
 The contract: install merges into what is there (the user's keys and hooks kept, ours never
 duplicated), a second install changes nothing, a malformed file stops the run with an error naming
@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from learnmem import agent_setup
+from learnmem.agents.setup import install as agent_setup
 from learnmem.errors import LearnmemError, ValidationError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -4,7 +4,7 @@
   (no path to it, no import of the library's query loader or store) and goes through the facade only
   (no `.store`, `.sql`, `.snapshot`: those hand out the file or run SQL);
 - `learnmem` never imports `mcp` (the library works without any adapter);
-- only `learnmem/store.py` calls `duckdb.connect` (one place opens connections);
+- only `learnmem/storage/store.py` calls `duckdb.connect` (one place opens connections);
 - no Python file in either package holds SQL text (it lives in `sql/`).
 """
 
@@ -68,7 +68,7 @@ def test_mcp_adapter_never_reads_sql_dir(path: Path) -> None:
 
 
 # Library modules that hold the SQL loader and the connections: the adapter must not reach past the facade.
-_ADAPTER_FORBIDDEN_MODULES = {"learnmem.sql", "learnmem.store", "duckdb"}
+_ADAPTER_FORBIDDEN_MODULES = {"learnmem.storage.sql", "learnmem.storage.store", "duckdb"}
 _ADAPTER_FORBIDDEN_ATTRIBUTES = {"store", "sql", "snapshot", "run_query", "copy_to_memory"}
 # Calls that open or join paths: a literal naming sql/ (or a .sql file) in them reads the query files.
 _PATH_CALLS = {"Path", "PurePath", "open", "joinpath", "files", "read_text", "glob", "rglob", "iterdir", "join"}
@@ -150,14 +150,14 @@ def test_only_store_calls_duckdb_connect() -> None:
                 and node.value.id == "duckdb"
             ):
                 callers.append(f"{_rel(path)}:{node.lineno}")
-    assert all(caller.startswith("learnmem/store.py:") for caller in callers), callers
+    assert all(caller.startswith("learnmem/storage/store.py:") for caller in callers), callers
 
 
 def test_no_duckdb_connect_imported_by_name() -> None:
     # `from duckdb import connect` would slip past the attribute check above.
     offenders = []
     for path in _all_files():
-        if _rel(path) == "learnmem/store.py":
+        if _rel(path) == "learnmem/storage/store.py":
             continue
         for node in ast.walk(_tree(path)):
             if isinstance(node, ast.ImportFrom) and node.module == "duckdb":

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from learnmem import capture, capture_queue
-from learnmem.capture_failures import PENDING_SECONDS, PendingFailures
-from learnmem.capture_text import MAX_CONTENT_CHARS, Candidate
+from learnmem.agents.capture import tool_output as capture, queue as capture_queue
+from learnmem.agents.capture.failures import PENDING_SECONDS, PendingFailures
+from learnmem.agents.capture.candidates import MAX_CONTENT_CHARS, Candidate
 from tests.test_hooks import Project, context_of, silent
 
 
@@ -292,7 +292,7 @@ def test_a_lesson_written_while_fixing_is_one_memory_not_two(tmp_path):
 
 
 def test_an_outside_condition_left_unfixed_is_a_blocker_when_the_agent_stops(tmp_path):
-    from learnmem.capture_failures import unresolved_blockers
+    from learnmem.agents.capture.failures import unresolved_blockers
 
     pending = PendingFailures(tmp_path / "db.capture")
     limited = bash_failed("docker build -t app .", "ERROR: failed to copy: 429 Too Many Requests - toomanyrequests: "

@@ -223,7 +223,7 @@ def test_every_subcommand_is_documented_in_readme() -> None:
 
 def test_reembed_command_moves_the_file_to_the_current_model(tmp_path):
     import learnmem
-    from learnmem.embed import HashingEmbedder
+    from learnmem.embedding.embed import HashingEmbedder
 
     db = tmp_path / "moved.duckdb"
     learnmem.open(db, embedder=HashingEmbedder()).store_memory("Deploys happen on Tuesdays.", "fact")
@@ -360,6 +360,6 @@ def test_ghap_status_imports_no_heavy_module(tmp_path):
     heavy = {name for name in imported
              if name.split(".")[0] in ("numpy", "pandas", "pyarrow", "onnxruntime", "tokenizers", "tree_sitter",
                                        "tree_sitter_language_pack", "dulwich")
-             or name in ("learnmem.api", "learnmem.experiences", "learnmem.memories")}
+             or name in ("learnmem.api", "learnmem.learning.experiences", "learnmem.memory.memories")}
     assert not heavy, sorted(heavy)
-    assert "duckdb" in imported and "learnmem.ghap" in imported
+    assert "duckdb" in imported and "learnmem.learning.ghap" in imported

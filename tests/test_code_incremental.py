@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import learnmem
 from learnmem.code import indexer, walk
-from learnmem.embed import HashingEmbedder
+from learnmem.embedding.embed import HashingEmbedder
 from learnmem.errors import NotFoundError
 
 PROJECT = "proj"

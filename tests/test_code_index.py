@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import learnmem
-from learnmem.embed import HashingEmbedder
+from learnmem.embedding.embed import HashingEmbedder
 from learnmem.errors import NotFoundError, ValidationError
 
 PROJECT = {

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 import learnmem
 from learnmem.code.bookkeeping import RemoveFileResult
-from learnmem.embed import HashingEmbedder
+from learnmem.embedding.embed import HashingEmbedder
 from learnmem.errors import LearnmemError, NotFoundError, ValidationError
 from tests.gitrepo import GitRepo
 from tests.test_code_incremental import (

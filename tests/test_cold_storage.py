@@ -17,9 +17,10 @@ import pytest
 from nbclient import NotebookClient
 
 import learnmem
-from learnmem import context, experiences, ghap
+from learnmem.context import assembly as context
+from learnmem.learning import experiences, ghap
 from learnmem.errors import InsufficientDataError, ValidationError
-from learnmem.oneshot import OneShotView
+from learnmem.context.oneshot import OneShotView
 
 ROOT = Path(__file__).resolve().parent.parent
 ALLOWED = "silver, bronze, abandoned, none"

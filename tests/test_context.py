@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import learnmem
-from learnmem import context
-from learnmem.embed import HashingEmbedder
+from learnmem.context import assembly as context
+from learnmem.embedding.embed import HashingEmbedder
 from tests.gitrepo import GitRepo
 
 DATA = Path(__file__).resolve().parent / "data"

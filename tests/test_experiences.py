@@ -7,10 +7,11 @@ import numpy as np
 import pytest
 
 import learnmem
-from learnmem import experiences, ghap, keywords
-from learnmem.embed import HashingEmbedder
+from learnmem.learning import experiences, ghap
+from learnmem.search import keywords
+from learnmem.embedding.embed import HashingEmbedder
 from learnmem.errors import ValidationError
-from learnmem.experiences import (
+from learnmem.learning.experiences import (
     ExperienceIndex,
     axis_texts,
     bronze_reason,

@@ -38,7 +38,7 @@ from hypothesis.stateful import (
 )
 
 import learnmem
-from learnmem.embed import HashingEmbedder
+from learnmem.embedding.embed import HashingEmbedder
 from learnmem.errors import NotFoundError, ValidationError
 
 # The contract tests: each test that opens a store runs on a file and on a lake (tests/conftest.py).
@@ -607,7 +607,7 @@ class GhapMachine(RuleBasedStateMachine):
         for row in axis_rows:
             assert row["axis"] not in axes.setdefault(row["ghap_id"], {}), "an axis recorded twice"
             axes[row["ghap_id"]][row["axis"]] = row["pending"]
-        from learnmem import experiences
+        from learnmem.learning import experiences
 
         for entry_id, entry in self.entries.items():
             row = stored[entry_id]
@@ -981,7 +981,7 @@ def test_update_iterates_only_when_the_triple_changes(started):
 
 def test_a_poor_hypothesis_is_bronze(hashed_lm):
     """GHAP.md's own bad example (a hypothesis that cannot be falsified) is what bronze is for."""
-    from learnmem import experiences
+    from learnmem.learning import experiences
 
     hashed_lm.start_ghap(**start_args(**BAD))
     resolved = hashed_lm.resolve_ghap("confirmed", "tests pass")
@@ -1016,7 +1016,7 @@ RESOLVE_THEN_STALL = textwrap.dedent(
     """
     import os, pathlib, signal, sys, time
     import learnmem
-    from learnmem.embed import HashingEmbedder
+    from learnmem.embedding.embed import HashingEmbedder
 
     path, flag, mode = sys.argv[1:4]
 
@@ -1122,7 +1122,7 @@ COUNT_AND_NOTE = textwrap.dedent(
     """
     import json, os, sys, time
     import learnmem
-    from learnmem.embed import HashingEmbedder
+    from learnmem.embedding.embed import HashingEmbedder
 
     target, tag, go, increments, notes = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
     lm = learnmem.open(**json.loads(target), embedder=HashingEmbedder())
@@ -1143,7 +1143,7 @@ START_MANY = textwrap.dedent(
     """
     import json, os, sys, time
     import learnmem
-    from learnmem.embed import HashingEmbedder
+    from learnmem.embedding.embed import HashingEmbedder
 
     target, tag, go, starts = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
     lm = learnmem.open(**json.loads(target), embedder=HashingEmbedder())
@@ -1248,7 +1248,7 @@ WAITING_WRITER = textwrap.dedent(
     """
     import sys
     import learnmem
-    from learnmem.embed import HashingEmbedder
+    from learnmem.embedding.embed import HashingEmbedder
 
     lm = learnmem.open(sys.argv[1], embedder=HashingEmbedder())
     print("calling", flush=True)
@@ -1302,8 +1302,8 @@ def test_a_file_from_before_the_active_table_keeps_its_entries(db_path):
     """Migration 005 moves the active row to ghap_active and resolved rows to ghap_resolved, losing nothing."""
     import duckdb
 
-    from learnmem import sql
-    from learnmem.store import utc_now
+    from learnmem.storage import sql
+    from learnmem.storage.store import utc_now
 
     con = duckdb.connect(str(db_path))
     con.execute(sql.query("create_ledger"))

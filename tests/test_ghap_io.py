@@ -1,4 +1,4 @@
-"""GHAP export and import (learnmem/ghap_io.py) on real files.
+"""GHAP export and import (learnmem/exchange/ghap_io.py) on real files.
 
 - export -> import into a fresh file -> export gives back every field exactly, and the experience axes;
 - a Hypothesis round trip of random valid entries in the entry format (GHAP.md "Entry format");
@@ -20,8 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import learnmem
-from learnmem import experiences, ghap_io
-from learnmem.embed import HashingEmbedder
+from learnmem.learning import experiences
+from learnmem.exchange import ghap_io
+from learnmem.embedding.embed import HashingEmbedder
 from learnmem.errors import NotFoundError, ValidationError
 
 KEYS = ["id", "session_id", "created_at", "domain", "strategy", "goal", "hypothesis", "action", "prediction",

@@ -217,7 +217,7 @@ def test_this_repository(tmp_path):
         head = repo.head().decode()
         tracked = subprocess.run(["git", "ls-tree", "-r", "--name-only", head], cwd=PROJECT_ROOT,
                                  capture_output=True, text=True, check=True).stdout.split("\n")
-        wanted = [p for p in ("learnmem/store.py", "README.md", "learnmem/api.py", "learnmem/search.py") if p in tracked]
+        wanted = [p for p in ("learnmem/storage/store.py", "README.md", "learnmem/api.py", "learnmem/search/hybrid.py") if p in tracked]
         assert wanted
         for path in wanted:
             assert_matches_git(repo, PROJECT_ROOT, home, head, path)

@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import learnmem
-from learnmem.embed import HashingEmbedder
+from learnmem.embedding.embed import HashingEmbedder
 from learnmem.errors import LearnmemError, NotFoundError, ValidationError
 
 HERE = Path(__file__).resolve().parent.parent  # this project's own repository

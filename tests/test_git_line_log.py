@@ -214,7 +214,7 @@ def test_this_repository(tmp_path):
     try:
         head = repo.head().decode()
         checked = 0
-        for path in ("learnmem/store.py", "learnmem/api.py"):
+        for path in ("learnmem/storage/store.py", "learnmem/api.py"):
             shown = run_git(PROJECT_ROOT, home, "show", f"{head}:{path}", check=False)
             if shown.returncode != 0:
                 continue

@@ -17,8 +17,11 @@ from pathlib import Path
 import pytest
 
 import learnmem
-from learnmem import ghap, hooks, oneshot, prompt_refs, store, test_runs
-from learnmem.embed import HashingEmbedder
+from learnmem.learning import ghap
+from learnmem.agents import hooks, prompt_refs, test_runs
+from learnmem.context import oneshot
+from learnmem.storage import store
+from learnmem.embedding.embed import HashingEmbedder
 from learnmem.errors import ValidationError
 
 HOOK_ENV = ("LEARNMEM_DB", "CLAUDE_PROJECT_DIR", "LEARNMEM_CHECKIN_EVERY", "LEARNMEM_HOOK_CONTEXT_TOKENS",
@@ -510,7 +513,7 @@ def test_a_file_held_by_another_process_costs_a_check_in_not_the_counts(project)
 COUNT_CALLS = """
 import sys
 from pathlib import Path
-from learnmem import hooks
+from learnmem.agents import hooks
 paths = hooks.HookPaths(Path(sys.argv[1]))
 for _ in range(int(sys.argv[2])):
     hooks.count_tool_call(paths, 10**9)

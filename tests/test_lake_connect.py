@@ -1,4 +1,4 @@
-"""Reaching a lake (learnmem.lake): its name checked, attached on a real PostgreSQL server, and every way it
+"""Reaching a lake (learnmem.storage.lake): its name checked, attached on a real PostgreSQL server, and every way it
 can fail answered by one clear error, the password never shown."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from learnmem import lake
+from learnmem.storage import lake
 from learnmem.errors import LakeError, NotFoundError, ValidationError
 from tests.postgres import PostgresServer
 
@@ -85,9 +85,9 @@ def test_each_way_of_failing_is_one_clear_error(server, tmp_path):
 
 
 def test_an_empty_lake_is_made_learnmem_s_and_a_lake_is_checked_before_use(server, tmp_path):
-    from learnmem import sql
+    from learnmem.storage import sql
     from learnmem.errors import ModelMismatchError
-    from learnmem.store import migrated_template
+    from learnmem.storage.store import migrated_template
 
     target = f"ducklake:postgres:{server.create_database('prepared')}"
     con = _attach(target, tmp_path / "files")
@@ -124,7 +124,7 @@ def test_an_empty_lake_is_made_learnmem_s_and_a_lake_is_checked_before_use(serve
 RETRYING_WRITER = """
 import sys
 import duckdb
-from learnmem import lake
+from learnmem.storage import lake
 target, name, rows = sys.argv[1], sys.argv[2], int(sys.argv[3])
 con = duckdb.connect(config={"autoinstall_known_extensions": False})
 lake.attach(con, lake.LakeLocation.parse(target))

@@ -22,7 +22,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from learnmem import lake
+from learnmem.storage import lake
 from tests.postgres import PostgresServer
 
 
@@ -89,7 +89,7 @@ def test_the_local_schema_made_a_lake_s_runs_every_named_query_but_the_known_few
     """lake.schema_statements derives the lake's tables from a migrated local file; the views and every
     named query then bind on the lake as they are. Queries that read an Arrow
     table the caller registers (new_*) are left out here: binding them needs the table."""
-    from learnmem import sql
+    from learnmem.storage import sql
 
     with hashed_lm.store.read() as local:
         statements = lake.schema_statements(local)

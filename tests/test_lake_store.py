@@ -1,4 +1,4 @@
-"""learnmem on a lake (learnmem.lake_store, learnmem.lake_sync), on a real PostgreSQL catalog: opening it,
+"""learnmem on a lake (learnmem.storage.lake_store, learnmem.exchange.lake_sync), on a real PostgreSQL catalog: opening it,
 projects and agents kept apart, a conflicting commit run again, push and pull, and the refusals.
 
 The shared contract tests (test_memories, test_ghap, test_learning) run on a lake too (BOTH_BACKENDS); this
@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import learnmem
-from learnmem import lake_sync
-from learnmem.embed import HashingEmbedder
+from learnmem.exchange import lake_sync
+from learnmem.embedding.embed import HashingEmbedder
 from learnmem.errors import LakeError, LearnmemError, ModelMismatchError, ValidationError
 
 _names = itertools.count(1)
@@ -72,7 +72,7 @@ def test_projects_never_see_each_other_and_agents_keep_their_own_working_state(l
 
 
 def test_a_commit_that_conflicts_with_another_writer_runs_again_on_the_newer_snapshot(lake):
-    from learnmem import sql
+    from learnmem.storage import sql
 
     project = _project()
     first, second = lake(project, "one"), lake(project, "two")
@@ -90,7 +90,7 @@ def test_a_commit_that_conflicts_with_another_writer_runs_again_on_the_newer_sna
 WRITER = """
 import sys
 import learnmem
-from learnmem.embed import HashingEmbedder
+from learnmem.embedding.embed import HashingEmbedder
 catalog, files, project, agent, rounds = sys.argv[1:6]
 lm = learnmem.open(catalog, data_path=files, project=project, agent=agent, embedder=HashingEmbedder())
 for n in range(int(rounds)):
@@ -243,7 +243,7 @@ def test_the_hooks_work_on_a_lake_named_by_learnmem_db(lake_catalog, tmp_path):
 OPENER = """
 import sys
 import learnmem
-from learnmem.embed import HashingEmbedder
+from learnmem.embedding.embed import HashingEmbedder
 catalog, files, project, agent = sys.argv[1:5]
 lm = learnmem.open(catalog, data_path=files, project=project, agent=agent, embedder=HashingEmbedder())
 lm.store_memory(f"{agent} opened the project", "fact")

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import learnmem
-from learnmem import learning
-from learnmem.embed import HashingEmbedder
+from learnmem.learning import values as learning
+from learnmem.embedding.embed import HashingEmbedder
 from learnmem.errors import InsufficientDataError, NotFoundError, ValidationError
 
 # The contract tests: each test that opens a store runs on a file and on a lake (tests/conftest.py).

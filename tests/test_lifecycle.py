@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import learnmem
-from learnmem import dedupe
-from learnmem.embed import HashingEmbedder
+from learnmem.memory import dedupe
+from learnmem.embedding.embed import HashingEmbedder
 
 
 @pytest.fixture
@@ -151,7 +151,7 @@ def test_storing_a_forgotten_text_again_brings_it_back(memory):
 
 
 def test_context_and_the_hooks_view_leave_hidden_memories_out(lm):
-    from learnmem.oneshot import OneShotView
+    from learnmem.context.oneshot import OneShotView
 
     memory = lm  # the real model: the hooks' view embeds with it
     old = memory.store_memory("The nightly export runs at 02:00 UTC", "fact", importance=0.9)

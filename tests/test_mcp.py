@@ -482,7 +482,8 @@ def test_every_library_method_is_a_tool_or_deliberately_not(db: Path, tmp_path: 
                     assert schema["properties"][n].get("default") == p.default, (name, n)
 
         # Enums come from the library's constants.
-        from learnmem import context, ghap, learning
+        from learnmem.context import assembly as context
+        from learnmem.learning import ghap, values as learning
 
         schemas = {name: tool.input_schema for name, tool in tools.items()}
         for tool, prop in (("start_ghap", "domain"), ("get_premortem", "domain"), ("list_ghap_entries", "domain"),

@@ -45,7 +45,7 @@ from mcp_types import JSONRPCRequest
 from pydantic_core import PydanticSerializationError
 
 import learnmem
-from learnmem.embed import models_cache_dir
+from learnmem.embedding.embed import models_cache_dir
 from mcp_adapter.server import MAX_SQL_ROWS, build_server
 from tests.gitrepo import GitRepo
 from tests.test_mcp_session import CALL_TIMEOUT_S, CORPUS, SERVER, Agent
@@ -791,7 +791,7 @@ def test_churn_hotspots_of_a_window_before_year_one_is_a_validation_error(world:
 LIBRARY_SQL_PROBE = """
 import json, sys
 import learnmem
-from learnmem.embed import HashingEmbedder
+from learnmem.embedding.embed import HashingEmbedder
 
 folder = sys.argv[1]
 lm = learnmem.open(folder + "/lib.duckdb", embedder=HashingEmbedder())

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import learnmem
-from learnmem import search
-from learnmem.embed import HashingEmbedder
+from learnmem.search import hybrid as search
+from learnmem.embedding.embed import HashingEmbedder
 from learnmem.errors import NotFoundError, ValidationError
 
 # The contract tests: each test that opens a store runs on a file and on a lake (tests/conftest.py).

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 import learnmem
-from learnmem import memory_files
+from learnmem.memory import files as memory_files
 from learnmem.errors import ValidationError
-from learnmem.records import MemoryHit, MemorySummary, MemoryWithFiles
+from learnmem.memory.records import MemoryHit, MemorySummary, MemoryWithFiles
 from tests.gitrepo import GitRepo
 
 

@@ -1,4 +1,4 @@
-"""Sharing memories through git notes (learnmem.notes): export, import, pull and push between real clones of
+"""Sharing memories through git notes (learnmem.exchange.notes): export, import, pull and push between real clones of
 a bare repository, with git itself as the oracle of what the notes hold."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import learnmem
-from learnmem import notes, notes_format
+from learnmem.exchange import notes, notes_format
 from learnmem.errors import NotFoundError, RemoteError, ValidationError
-from learnmem.portable import RejectedImport
+from learnmem.exchange.portable import RejectedImport
 from tests.gitrepo import GitRepo, run_git
 
 

@@ -1,4 +1,4 @@
-"""Backup and portability (learnmem/portable.py) on real files.
+"""Backup and portability (learnmem/exchange/portable.py) on real files.
 
 - backup: a consistent copy that opens with learnmem and holds the same rows, also while another process writes;
 - JSON lines: export -> import into a fresh file -> export gives the same bytes and the same rows (Hypothesis,
@@ -26,11 +26,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import learnmem
-from learnmem import ghap_io
-from learnmem.embed import HashingEmbedder
+from learnmem.exchange import ghap_io
+from learnmem.embedding.embed import HashingEmbedder
 from learnmem.errors import NotFoundError, ValidationError
-from learnmem.memories import MEMORY_CATEGORIES, PHASES
-from learnmem.portable import RejectedImport
+from learnmem.memory.memories import MEMORY_CATEGORIES, PHASES
+from learnmem.exchange.portable import RejectedImport
 
 ROOT = Path(__file__).resolve().parent.parent
 DOMAINS = ("debugging", "refactoring", "feature", "testing", "configuration", "documentation", "performance",
@@ -122,7 +122,7 @@ def test_backup_refuses_what_it_cannot_do(tmp_path):
 _WRITER = """
 import sys, time
 import learnmem
-from learnmem.embed import HashingEmbedder
+from learnmem.embedding.embed import HashingEmbedder
 lm = learnmem.open(sys.argv[1], embedder=HashingEmbedder())
 deadline = time.monotonic() + float(sys.argv[2])
 batch = 0

@@ -7,8 +7,8 @@ import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from learnmem import search
-from learnmem.keywords import terms
+from learnmem.search import hybrid as search
+from learnmem.search.keywords import terms
 
 documents = st.lists(st.lists(st.sampled_from(["alpha", "beta", "gamma", "delta", "eps"]), max_size=6), min_size=1, max_size=30)
 

@@ -24,10 +24,10 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 import learnmem
-from learnmem.portable import RejectedImport
-from learnmem import secret_scan
+from learnmem.exchange.portable import RejectedImport
+from learnmem.memory import secret_scan
 from learnmem.errors import ValidationError
-from learnmem.secret_scan import find_secret
+from learnmem.memory.secret_scan import find_secret
 
 ROOT = Path(__file__).resolve().parent.parent
 ALNUM = string.ascii_letters + string.digits

@@ -16,7 +16,7 @@ from dulwich.repo import Repo
 
 import learnmem
 from learnmem.code.walk import candidate_files, read_no_follow
-from learnmem.embed import HashingEmbedder
+from learnmem.embedding.embed import HashingEmbedder
 from learnmem.git.repository import read_mailmap
 from tests.gitrepo import EMAIL, NAME, GitRepo
 

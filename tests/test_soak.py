@@ -26,14 +26,14 @@ import pytest
 
 import learnmem
 from bench.soak import run as soak
-from learnmem.embed import HashingEmbedder
+from learnmem.embedding.embed import HashingEmbedder
 
 ROOT = Path(__file__).resolve().parent.parent
 
 CHILD = """
 import sys
 import learnmem
-from learnmem.embed import HashingEmbedder
+from learnmem.embedding.embed import HashingEmbedder
 
 print("ready", flush=True)
 lm = learnmem.open(sys.argv[1], embedder=HashingEmbedder())
@@ -71,7 +71,7 @@ def test_the_probe_sees_a_process_wait_for_a_locked_file(tmp_path: Path) -> None
     assert out.strip() == "done"
     rows = [json.loads(line) for path in probe_dir.glob("probe-probe-test-*.jsonl")
             for line in path.read_text().splitlines()]
-    assert rows, "the probe recorded nothing: sitecustomize was not loaded or learnmem.store was not wrapped"
+    assert rows, "the probe recorded nothing: sitecustomize was not loaded or learnmem.storage.store was not wrapped"
     assert all(row["kind"] == "probe-test" and "error" not in row for row in rows), rows
     first = rows[0]
     assert first["retries"] >= 1, first  # it met the plain connection's lock and retried
@@ -83,7 +83,7 @@ def test_the_probe_sees_a_process_wait_for_a_locked_file(tmp_path: Path) -> None
 FIRST_WRITES = """
 import sys
 import learnmem
-from learnmem.embed import HashingEmbedder
+from learnmem.embedding.embed import HashingEmbedder
 
 lm = learnmem.open(sys.argv[1], embedder=HashingEmbedder())
 lm.start_ghap(domain="debugging", strategy="read-the-error", goal="g", hypothesis="h", action="a", prediction="p")

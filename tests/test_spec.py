@@ -14,10 +14,10 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 import learnmem
-from learnmem import specs
+from learnmem.context import specs
 from learnmem.errors import ValidationError
-from learnmem.memories import MEMORY_CATEGORIES, PHASES
-from learnmem.portable import RejectedImport
+from learnmem.memory.memories import MEMORY_CATEGORIES, PHASES
+from learnmem.exchange.portable import RejectedImport
 from tests.gitrepo import GitRepo, run_git
 from tests.test_hooks import Project, context_of
 

@@ -9,8 +9,8 @@ import duckdb
 import pyarrow as pa
 import pytest
 
-from learnmem import sql
-from learnmem.store import extension_path
+from learnmem.storage import sql
+from learnmem.storage.store import extension_path
 
 PREPARABLE = {duckdb.StatementType.SELECT, duckdb.StatementType.INSERT, duckdb.StatementType.DELETE, duckdb.StatementType.UPDATE}
 REPO = Path(__file__).resolve().parent.parent

@@ -10,8 +10,8 @@ import duckdb
 import pytest
 
 import learnmem
-from learnmem import sql, store
-from learnmem.embed import HashingEmbedder
+from learnmem.storage import sql, store
+from learnmem.embedding.embed import HashingEmbedder
 from learnmem.errors import LearnmemError, ModelMismatchError, NotFoundError, StoreBusyError
 
 # The public contract for SQL users: tables and their columns (README "SQL"). Change it only on purpose.

@@ -1,4 +1,4 @@
-"""Precision and recall of automatic capture (learnmem.capture) on written tool outputs.
+"""Precision and recall of automatic capture (learnmem.agents.capture.tool_output) on written tool outputs.
 
     python -m bench.capture [--cases FILE ...] [--out bench/capture/RESULTS.md]
 
@@ -23,8 +23,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from learnmem import capture, capture_failures
-from learnmem.capture_text import Candidate
+from learnmem.agents.capture import tool_output as capture, failures as capture_failures
+from learnmem.agents.capture.candidates import Candidate
 
 HERE = Path(__file__).resolve().parent
 CASES = HERE / "cases.jsonl"

@@ -4,7 +4,7 @@ For each library: a seeded sample of its files (about `max_units` units) is
 copied with every docstring replaced by `pass` (line numbers kept), indexed
 with the real embedder into a file of its own, and each query (the first
 sentence of a function's or method's docstring, >= 4 words) is ranked by
-`learnmem.search.hybrid_rank` over the snapshot, exactly as `search_code`
+`learnmem.search.hybrid.hybrid_rank` over the snapshot, exactly as `search_code`
 does it, for every fusion and alpha; the public `search_code` (the library
 default, CODE_ALPHA) is run too. The answer is the (module, qualified name).
 """
@@ -37,8 +37,8 @@ def metrics(ranks: list[int]) -> dict:
 
 def evaluate_library(package: str, embedder, work, max_units: int, max_queries: int, log) -> dict:
     import learnmem
-    from learnmem import keywords
-    from learnmem.search import hybrid_rank, one_blas_thread
+    from learnmem.search import keywords
+    from learnmem.search.hybrid import hybrid_rank, one_blas_thread
 
     sample = sample_library(package, max_units, max_queries)
     root = work / f"quality-{package}"

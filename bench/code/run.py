@@ -158,7 +158,7 @@ def quality_report(q: dict) -> list[str]:
              "and indexed with the real embedder into a file of its own. Queries: the first sentence of each function's or "
              "method's docstring in the sample (>= 4 words; texts shared by several functions dropped; at most "
              f"{q['max_queries']} per library, seeded). Answer: the unit with that (module, qualified name). Rankings are "
-             "computed with `learnmem.search.hybrid_rank` on the code snapshot exactly as `search_code` calls it (module units "
+             "computed with `learnmem.search.hybrid.hybrid_rank` on the code snapshot exactly as `search_code` calls it (module units "
              "excluded, top 10), for each fusion; the last row is the public `lm.search_code` (library default, "
              "`CODE_ALPHA`). Vectors are the real model's (cached on disk by text hash between runs).", "",
              "| library | files | units (searched) | queries | role |", "|---|---|---|---|---|"]
@@ -255,7 +255,7 @@ def main(argv=None) -> int:
     info = machine_info(command)
     info["embedding model"] = "all-MiniLM-L6-v2 (ONNX Runtime, fp32, CPU)"
     started = time.monotonic()
-    from learnmem.embed import load_embedder
+    from learnmem.embedding.embed import load_embedder
 
     real = load_embedder()
     real.embed(["warm up the model"])

@@ -31,7 +31,7 @@ from pathlib import Path
 import learnmem
 from bench.context import scenarios
 from bench.learning import themes
-from learnmem.embed import load_embedder
+from learnmem.embedding.embed import load_embedder
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "bench" / "out" / "context"
@@ -109,7 +109,7 @@ def run_context(path: Path, embedder, depth: str, situation: str | None, budget:
     """The context as a JSON-like dict, and how long it took (ms)."""
     if depth == "rich-restart":  # a new process on the file, as after a restart
         started = time.perf_counter()
-        out = subprocess.run([sys.executable, "-m", "learnmem.cli", "--db", str(path), "context", "--rich",
+        out = subprocess.run([sys.executable, "-m", "learnmem.cli.app", "--db", str(path), "context", "--rich",
                               situation, "--max-tokens", str(budget), "--json"],
                              check=True, capture_output=True, text=True)
         return json.loads(out.stdout), (time.perf_counter() - started) * 1000

@@ -209,7 +209,7 @@ SCENARIOS = [
      ["retry-policy"]),
 ]
 
-ACTIVE_SPEC = "checkout-v2"  # what learnmem.specs finds in docs/spec/active/ at session start
+ACTIVE_SPEC = "checkout-v2"  # what learnmem.context.specs finds in docs/spec/active/ at session start
 SPEC_GHAP = ("feature", "divide-and-conquer", "Implement the checkout v2 spec: one-page checkout with saved cards",
              "Splitting checkout v2 into cart, payment and confirmation steps lets each ship behind its own flag",
              "Build the cart step first", "The cart step passes its tests without touching payment")

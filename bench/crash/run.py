@@ -246,7 +246,7 @@ def read_log(path: Path) -> list[dict]:
 def child_main(spec_path: str) -> int:
     spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
     import learnmem
-    from learnmem.embed import HashingEmbedder, load_embedder
+    from learnmem.embedding.embed import HashingEmbedder, load_embedder
 
     log = AckLog(Path(spec["log"]))
     rng = random.Random(spec["seed"])
@@ -654,7 +654,7 @@ class Counts:
     empty_graph_found: int = 0  # call graphs found cleared by a run that died before its rebuild
 
 
-# Memory writes that bump meta 'rewrites' once each (learnmem.memories: count_rewrite).
+# Memory writes that bump meta 'rewrites' once each (learnmem.memory.memories: count_rewrite).
 REWRITING_OPS = ("supersede", "delete", "forget", "forget_hard", "restore")
 
 
@@ -965,7 +965,7 @@ _embedders: dict[str, Any] = {}
 
 def embedder_for(kind: str):
     if kind not in _embedders:
-        from learnmem.embed import HashingEmbedder, load_embedder
+        from learnmem.embedding.embed import HashingEmbedder, load_embedder
 
         _embedders[kind] = HashingEmbedder() if kind == "hashing" else load_embedder()
     return _embedders[kind]
@@ -1088,9 +1088,11 @@ class Generation:
         import numpy as np
 
         import learnmem
-        from learnmem import experiences, keywords, passages
+        from learnmem.learning import experiences
+        from learnmem.search import keywords
+        from learnmem.embedding import passages
         from learnmem.errors import LearnmemError
-        from learnmem.vectors import to_matrix
+        from learnmem.storage.vectors import to_matrix
 
         failures: list[str] = []
         lm = learnmem.open(self.db, embedder=self.embedder)

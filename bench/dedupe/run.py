@@ -7,7 +7,7 @@ reworded: a duplicate), `update` (the same subject with a changed value or decis
 and `distinct` (the same subject, a different fact). For each kind the report gives the distribution of
 the pair's cosine similarity with the real model, and the thresholds that best separate paraphrases from
 the rest and updates-or-paraphrases from distinct pairs (the highest accuracy; ties to the midpoint).
-Then the restatement rule store_memory applies (learnmem.dedupe: similarity >= 0.75, the same key tokens,
+Then the restatement rule store_memory applies (learnmem.memory.dedupe: similarity >= 0.75, the same key tokens,
 no word of change): how many pairs of each kind it refuses, on these pairs and on bench/dedupe/heldout.jsonl
 (10 pairs of each kind, written after the rule was fixed and not used to shape it).
 """
@@ -18,8 +18,8 @@ import json
 import statistics
 from pathlib import Path
 
-from learnmem.dedupe import is_restatement
-from learnmem.embed import load_embedder
+from learnmem.memory.dedupe import is_restatement
+from learnmem.embedding.embed import load_embedder
 
 PAIRS = Path(__file__).resolve().parent / "pairs.jsonl"
 HELDOUT = Path(__file__).resolve().parent / "heldout.jsonl"
@@ -77,7 +77,7 @@ def main() -> int:
     cut, accuracy = best_threshold(para + update, distinct)
     print(f"same subject (paraphrase or update vs distinct): similarity >= {cut:.3f}, accuracy {accuracy:.0%}")
     heldout = _pairs(HELDOUT)
-    print("\nThe restatement rule (learnmem.dedupe.is_restatement, b stored after a): pairs refused\n")
+    print("\nThe restatement rule (learnmem.memory.dedupe.is_restatement, b stored after a): pairs refused\n")
     print("| pairs | " + " | ".join(by_kind) + " |\n|---|" + "---|" * len(by_kind))
     print(f"| {PAIRS.name} | {_refused(pairs, similarities)} |")
     print(f"| {HELDOUT.name} (held out) | {_refused(heldout, _similarities(embedder, heldout))} |")

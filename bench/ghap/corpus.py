@@ -193,7 +193,7 @@ def still_valid(db: Path, sample: int = 300) -> str | None:
     """Why a cached file no longer matches the library (None when it does): its schema, or the axis texts
     and bronze tiers that experiences.py would give a sample of its entries today."""
     import learnmem
-    from learnmem import experiences
+    from learnmem.learning import experiences
 
     try:
         learnmem.open(db).close()  # applies new migrations: they keep the entries and their vectors

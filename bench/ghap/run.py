@@ -58,7 +58,7 @@ WORK = GHAP_OUT / "work"
 ROOT = Path(__file__).resolve().parents[2]
 TARGETS_MS = {"start": 25, "update": 25, "get_active": 25, "resolve": 150, "list": 20, "search": 25, "status": 200}
 HEAVY = ("numpy", "pyarrow", "onnxruntime", "tokenizers", "tree_sitter", "hdbscan", "sklearn", "scipy", "pandas",
-         "dulwich", "snowballstemmer", "duckdb", "filelock", "learnmem.api", "learnmem.experiences")
+         "dulwich", "snowballstemmer", "duckdb", "filelock", "learnmem.api", "learnmem.learning.experiences")
 log = corpus.log
 
 
@@ -364,7 +364,7 @@ def cli_section(db: Path, cfg: dict) -> dict:
     floors = {
         "python -c pass": [sys.executable, "-c", "pass"],
         "python -c 'import duckdb'": [sys.executable, "-c", "import duckdb"],
-        "python -c 'import learnmem.cli'": [sys.executable, "-c", "import learnmem.cli"],
+        "python -c 'import learnmem.cli.app'": [sys.executable, "-c", "import learnmem.cli.app"],
         "learnmem --help": [_learnmem_exe(), "--help"],
     }
     out["floors"] = {}
@@ -393,7 +393,7 @@ def installed_env() -> dict:
 
 def importtime(db: Path) -> dict:
     """`python -X importtime` of the same command: the heavy modules it imports and the top packages."""
-    code = "import sys; from learnmem.cli import main; sys.argv = ['learnmem'] + sys.argv[1:]; sys.exit(main())"
+    code = "import sys; from learnmem.cli.app import main; sys.argv = ['learnmem'] + sys.argv[1:]; sys.exit(main())"
     done = subprocess.run([sys.executable, "-X", "importtime", "-c", code, "ghap", "status", "--db", str(db)],
                           capture_output=True, text=True, check=False, env=installed_env())
     rows = []
@@ -416,7 +416,7 @@ def profile_cli(db: Path) -> dict:
     target = WORK / "status.prof"
     code = ("import cProfile, sys; target = sys.argv[1]; sys.argv = ['learnmem', 'ghap', 'status', '--db', sys.argv[2]]\n"
             "p = cProfile.Profile(); p.enable()\n"
-            "from learnmem.cli import main\n"
+            "from learnmem.cli.app import main\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
             "p.disable(); p.dump_stats(target)")
     subprocess.run([sys.executable, "-c", code, str(target), str(db)], capture_output=True, check=True,
@@ -428,7 +428,7 @@ def profile_cli(db: Path) -> dict:
 
 
 class HeldStore:
-    """A stand-in for learnmem.store.Store that hands out ONE read-write connection for a whole burst.
+    """A stand-in for learnmem.storage.store.Store that hands out ONE read-write connection for a whole burst.
 
     Entering it takes what a library writer takes (the process lock and `<file>.lock`) and attaches the file
     once; each write() is a transaction on that connection (BEGIN ... COMMIT / ROLLBACK), each
@@ -474,7 +474,7 @@ BURST_CALLS = 20
 
 def burst_calls(store, d: dict) -> list:
     """The 20 calls of a burst, as (name, thunk): start, get_active, then 9 x (update, get_active)."""
-    from learnmem import ghap
+    from learnmem.learning import ghap
 
     calls = [("start", lambda: ghap.start_ghap(store, **Agent.start_args(d))), ("get_active", lambda: ghap.get_active_ghap(store))]
     triples = [Agent.iteration_args(d), {k: d[k] for k in ("hypothesis", "action", "prediction")}]
@@ -652,11 +652,11 @@ def burst_section(db: Path, embedder, cfg: dict) -> dict:
 def no_spin_embedder():
     """The library's embedder with its ONNX Runtime session rebuilt with `session.intra_op.allow_spinning=0`.
 
-    Same model file and options as learnmem.embed.OnnxEmbedder; only the thread pool's spin-waiting after
+    Same model file and options as learnmem.embedding.embed.OnnxEmbedder; only the thread pool's spin-waiting after
     a run is off. A benchmark-side variant: the library is not changed."""
     import onnxruntime as ort
 
-    from learnmem.embed import load_embedder
+    from learnmem.embedding.embed import load_embedder
 
     embedder = load_embedder()
     options = ort.SessionOptions()
@@ -985,7 +985,7 @@ def report(info: dict, cfg: dict, r: dict) -> str:
     lines += ["", "With spinning off: " + "; ".join(changes) + ". Differences under ~20 % are noise on this shared "
               "machine; in ad-hoc checks while this benchmark was written, the open right after an embedding took ~2x as long with "
               "spinning on while other processes were busy, and the same with the machine quiet. Nothing in the "
-              "library was changed for this; it is a lead for the owners of learnmem/embed.py, not a finding to "
+              "library was changed for this; it is a lead for the owners of learnmem/embedding/embed.py, not a finding to "
               "act on by itself.", ""]
 
     lines += ["## Where the time goes (the misses)", ""]
@@ -1062,7 +1062,7 @@ def main(argv=None) -> int:
     command = "python -m bench.ghap" + (" " + shlex.join(argv) if argv else "")
     info = machine_info(command)
     started = time.perf_counter()
-    from learnmem.embed import load_embedder
+    from learnmem.embedding.embed import load_embedder
 
     embedder, load_s = timed(load_embedder)
     embedder.embed(["warm up"])

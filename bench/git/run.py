@@ -704,7 +704,7 @@ def main(argv=None) -> int:
     command = "python -m bench.git" + (" " + shlex.join(argv) if argv else "")
     info = machine_info(command)
     started = time.perf_counter()
-    from learnmem.embed import load_embedder
+    from learnmem.embedding.embed import load_embedder
 
     hist_cached, hm = synth.build_history(cfg["history"], force=cfg["rebuild"])
     blame_repo, bm = synth.build_blame(cfg["blame"], force=cfg["rebuild"])

@@ -45,8 +45,8 @@ import time
 from pathlib import Path
 
 import learnmem
-from learnmem import capture_queue
-from learnmem.capture_text import Candidate
+from learnmem.agents.capture import queue as capture_queue
+from learnmem.agents.capture.candidates import Candidate
 from bench.ghap import corpus
 from bench.ghap.run import CpuMeter
 from bench.measure import load_average, machine_info, percentile_ms
@@ -100,7 +100,7 @@ def stats(seconds: list[float]) -> dict:
 
 
 def _memories() -> list[dict]:
-    from learnmem.memories import MEMORY_CATEGORIES
+    from learnmem.memory.memories import MEMORY_CATEGORIES
 
     items, seen = [], set()
     for path in sorted(QUALITY.glob("*.jsonl")):
@@ -195,7 +195,7 @@ def agent_sequence(root: Path, calls: int) -> tuple[dict, dict]:
     """An agent's calls as Claude Code makes them: PreToolUse, the tool, PostToolUse; the default frequency.
     Returns the PreToolUse and the PostToolUse timings."""
     tools = [tool(), tool("Grep", pattern="def resolve"), tool("Bash", command="ls")]
-    responses = [{"content": "..."}, {"content": "learnmem/ghap.py"}, {"stdout": "a.py", "stderr": "",
+    responses = [{"content": "..."}, {"content": "learnmem/learning/ghap.py"}, {"stdout": "a.py", "stderr": "",
                                                                         "interrupted": False}]
     for stale in (".tool-calls", ".check-in"):  # the cases before leave their counts behind
         Path(f"{root / '.learnmem' / 'learnmem.duckdb'}{stale}").unlink(missing_ok=True)
@@ -228,7 +228,7 @@ def baseline(code: str, runs: int) -> dict:
 
 
 def tool(name: str = "Read", **tool_input) -> dict:
-    return {"tool_name": name, "tool_input": tool_input or {"file_path": "learnmem/ghap.py"}, "tool_use_id": "t1"}
+    return {"tool_name": name, "tool_input": tool_input or {"file_path": "learnmem/learning/ghap.py"}, "tool_use_id": "t1"}
 
 
 def run_cases(source: Path, cfg: dict, meter: CpuMeter, load: dict) -> dict:
@@ -362,8 +362,8 @@ PRINTED_TEXT = (
 BUDGET_TEXT = (
     "## How the hooks keep to their budget",
     "",
-    ("- Only the standard library is imported until a handler needs more (`learnmem.cli`, `learnmem.cli_hooks`, "
-    "`learnmem.hooks`); the test-run and prompt patterns compile on first use."),
+    ("- Only the standard library is imported until a handler needs more (`learnmem.cli.app`, `learnmem.cli.hooks`, "
+    "`learnmem.agents.hooks`); the test-run and prompt patterns compile on first use."),
     ("- PreToolUse counts in `.learnmem/learnmem.duckdb.tool-calls` (one integer under an exclusive lock). When "
     "the next call will be due, the PostToolUse before it moves the pending calls into `sessions.tool_count`, "
     "the one counter the other doors read, and writes the check-in to `.learnmem/learnmem.duckdb.check-in`; "
@@ -372,7 +372,7 @@ BUDGET_TEXT = (
     "- PostToolUse opens the file only for a test or build command (recognised from the command line).",
     ("- UserPromptSubmit opens the file only when the prompt refers to earlier work or holds a code-looking "
     "name, and loads the model only when context is due."),
-    ("- Context in a hook is assembled by `learnmem.context` over `learnmem.oneshot.OneShotView`: exact cosine similarity "
+    ("- Context in a hook is assembled by `learnmem.context.assembly` over `learnmem.context.oneshot.OneShotView`: exact cosine similarity "
     "computed in SQL over the stored vectors, all reads on one connection, the three experience axes of a rich "
     "context ranked in one scan. The facade's in-memory indexes (built on first use: 1.5-2 s for the experience "
     "index at 10,000 entries) and its imports (numpy, pyarrow: ~450 ms) pay off only in long-lived processes."),
@@ -429,7 +429,7 @@ def main(argv=None) -> int:
     command = "python -m bench.hooks" + (" " + shlex.join(argv) if argv else "")
     info = machine_info(command)
     started = time.perf_counter()
-    from learnmem.embed import load_embedder
+    from learnmem.embedding.embed import load_embedder
 
     embedder = load_embedder()
     info["embedding model"] = f"{embedder.name} (ONNX Runtime, fp32, CPU)"

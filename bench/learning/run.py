@@ -8,7 +8,7 @@ and how fast clustering and values are.
    min_samples) scored against the themes: adjusted Rand index (noise as one more label), purity of the
    clustered points, and coverage (share of themed experiences that land in a cluster). Like the library
    (learning.member_labels), every experience is clustered and the cold ones (cold storage:
-   learnmem.ghap.cold_tiers, LEARNMEM_COLD_TIER) are then taken out of their clusters; the warm ones are
+   learnmem.learning.ghap.cold_tiers, LEARNMEM_COLD_TIER) are then taken out of their clusters; the warm ones are
    scored. A table compares the defaults with no cold storage and with the warm ones clustered alone.
 2. The value ritual with the library's defaults: for every theme and axis, the theme's cluster (the one
    holding most of its experiences) must accept the theme's faithful summary (themes.VALUES) and refuse
@@ -35,9 +35,9 @@ import numpy as np
 
 import learnmem
 from bench.learning import themes
-from learnmem import ghap, learning
-from learnmem.embed import load_embedder
-from learnmem.vectors import to_matrix
+from learnmem.learning import ghap, values as learning
+from learnmem.embedding.embed import load_embedder
+from learnmem.storage.vectors import to_matrix
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "bench" / "out" / "learning"

@@ -7,10 +7,10 @@ third, held-out style used only to check the choice.
 
 For each dataset (bench/quality/*.jsonl) every memory is embedded with the
 library's embedder (all-MiniLM-L6-v2, cached under bench/out/quality/) and
-tokenised with learnmem.keywords.terms into learnmem.search.Bm25. Each query
+tokenised with learnmem.search.keywords.terms into learnmem.search.hybrid.Bm25. Each query
 is scored against the whole store, and the fusion methods below rank the
 union of the top-`depth` rows of each ranking, exactly as
-learnmem.search.hybrid_rank does (its rrf k=60 and convex alpha=0.7 are
+learnmem.search.hybrid.hybrid_rank does (its rrf k=60 and convex alpha=0.7 are
 cross-checked against the library at start-up).
 
 Metrics (binary relevance, 1-3 relevant memories per query, mean over queries):
@@ -54,10 +54,10 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from learnmem import search
-from learnmem.embed import load_embedder
-from learnmem.keywords import terms
-from learnmem.search import BM25_K1, Bm25
+from learnmem.search import hybrid as search
+from learnmem.embedding.embed import load_embedder
+from learnmem.search.keywords import terms
+from learnmem.search.hybrid import BM25_K1, Bm25
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -272,7 +272,7 @@ def mean(rows: list[dict], metric: str) -> float:
 
 
 def cross_check_library(ds: Dataset, depth: int) -> int:
-    """Compare fuse() with learnmem.search.hybrid_rank (its default qnorm, rrf k=60, convex a=0.7); return mismatches."""
+    """Compare fuse() with learnmem.search.hybrid.hybrid_rank (its default qnorm, rrf k=60, convex a=0.7); return mismatches."""
     if search.RRF_K != 60 or search.CANDIDATES != depth:
         return -1
     n = len(ds.ids)
@@ -333,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"- mixed (both stores as one, all queries; robustness check): {len(mixed.ids)} memories\n")
     for ds in parts:
         bad = cross_check_library(ds, args.depth)
-        print(f"cross-check vs learnmem.search.hybrid_rank on {ds.name}: "
+        print(f"cross-check vs learnmem.search.hybrid.hybrid_rank on {ds.name}: "
               + ("skipped (library constants differ)" if bad < 0 else f"{bad} mismatching top-10 lists"))
 
     res = {ds.name: evaluate(ds, grid, args.depth) for ds in [*parts, heldout, mixed]}

@@ -13,9 +13,10 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from learnmem import sql, validate
+from learnmem.storage import sql
+from learnmem import validate
 from learnmem.errors import NotFoundError, ValidationError
-from learnmem.store import Store, iso
+from learnmem.storage.store import Store, iso
 
 MAX_PATH_CHARS = 4096
 _SUGGESTIONS = 3

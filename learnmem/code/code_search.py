@@ -12,12 +12,14 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from learnmem import keywords, sql, validate
+from learnmem.search import keywords
+from learnmem.storage import sql
+from learnmem import validate
 from learnmem.code.languages import LANGUAGES
-from learnmem.search import Bm25, hybrid_rank, one_blas_thread
-from learnmem.snapshot_cache import SnapshotCache
-from learnmem.store import Store
-from learnmem.vectors import to_matrix
+from learnmem.search.hybrid import Bm25, hybrid_rank, one_blas_thread
+from learnmem.storage.snapshot_cache import SnapshotCache
+from learnmem.storage.store import Store
+from learnmem.storage.vectors import to_matrix
 
 UNIT_TYPES = ("module", "class", "function", "method", "key")
 MAX_LIMIT = 100

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from learnmem import sql, validate
-from learnmem.store import Store
+from learnmem.storage import sql
+from learnmem import validate
+from learnmem.storage.store import Store
 
 
 @dataclass(frozen=True)

@@ -20,13 +20,15 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from learnmem import keywords, sql, validate
+from learnmem.search import keywords
+from learnmem.storage import sql
+from learnmem import validate
 from learnmem.code import languages
 from learnmem.code.model import CallSite, Import, ParsedFile, Unit
 from learnmem.errors import NotFoundError, ValidationError
 from learnmem.progress import Progress
-from learnmem.store import Store, set_meta, utc_now
-from learnmem.vectors import to_column
+from learnmem.storage.store import Store, set_meta, utc_now
+from learnmem.storage.vectors import to_column
 
 # Files bigger than this are counted as skipped: generated or minified, not code to read.
 MAX_FILE_BYTES = 5 * 1024 * 1024

@@ -10,13 +10,15 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from learnmem import keywords, sql, validate
+from learnmem.search import keywords
+from learnmem.storage import sql
+from learnmem import validate
 from learnmem.git.records import CommitHit
-from learnmem.memory_index import iso
-from learnmem.search import Bm25, hybrid_rank, one_blas_thread
-from learnmem.snapshot_cache import SnapshotCache
-from learnmem.store import Store
-from learnmem.vectors import to_matrix_with_gaps
+from learnmem.memory.index import iso
+from learnmem.search.hybrid import Bm25, hybrid_rank, one_blas_thread
+from learnmem.storage.snapshot_cache import SnapshotCache
+from learnmem.storage.store import Store
+from learnmem.storage.vectors import to_matrix_with_gaps
 
 MAX_LIMIT = 100
 

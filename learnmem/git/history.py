@@ -24,14 +24,16 @@ import pyarrow as pa
 from dulwich.objects import Commit
 from dulwich.repo import Repo
 
-from learnmem import keywords, sql, validate
+from learnmem.search import keywords
+from learnmem.storage import sql
+from learnmem import validate
 from learnmem.errors import LearnmemError, ValidationError
 from learnmem.git import repository
 from learnmem.git.changes import READ_ERRORS, Blobs, FileChange, NamingObjects, UnreadableObjectError, commit_changes
 from learnmem.git.records import CommitIndexResult
 from learnmem.progress import Progress
-from learnmem.store import Store, utc_now
-from learnmem.vectors import to_column
+from learnmem.storage.store import Store, utc_now
+from learnmem.storage.vectors import to_column
 
 # Commits per transaction: about a second of work with embedding.
 WRITE_BATCH = 200

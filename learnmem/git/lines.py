@@ -13,15 +13,16 @@ from dulwich.objects import Commit
 from dulwich.objectspec import parse_commit
 from dulwich.repo import Repo
 
-from learnmem import sql, validate
+from learnmem.storage import sql
+from learnmem import validate
 from learnmem.errors import NotFoundError, ValidationError
 from learnmem.git import projects, repository
 from learnmem.git.blame import blame_file
 from learnmem.git.line_log import line_history
 from learnmem.git.records import BlameEntry, CodeAuthor, UnitChange
 from learnmem.git.reports import file_history
-from learnmem.memory_index import iso
-from learnmem.store import Store
+from learnmem.memory.index import iso
+from learnmem.storage.store import Store
 
 MAX_UNIT_HISTORY = 200
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import os
 from pathlib import Path, PurePosixPath
 
-from learnmem import sql, validate
+from learnmem.storage import sql
+from learnmem import validate
 from learnmem.errors import NotFoundError, ValidationError
-from learnmem.store import Store
+from learnmem.storage.store import Store
 
 
 def resolve(store: Store, project: str | None) -> tuple[str, Path]:

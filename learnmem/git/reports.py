@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from learnmem import sql, validate
+from learnmem.storage import sql
+from learnmem import validate
 from learnmem.errors import NotFoundError, ValidationError
 from learnmem.git import projects
 from learnmem.git.records import FileHistoryEntry, Hotspot
-from learnmem.memory_index import iso
-from learnmem.store import Store, utc_now
+from learnmem.memory.index import iso
+from learnmem.storage.store import Store, utc_now
 
 MAX_LIMIT = 1000
 

@@ -2,7 +2,7 @@
 
 `bench.soak` puts this folder on PYTHONPATH of the processes it starts (`learnmem-mcp`, `learnmem hook ...`,
 its own indexer and reader) with SOAK_PROBE_DIR and SOAK_KIND set; Python then imports this module at start-up
-(`site` imports `sitecustomize`). It changes nothing until `learnmem.store` is imported (the hooks' fast path,
+(`site` imports `sitecustomize`). It changes nothing until `learnmem.storage.store` is imported (the hooks' fast path,
 which never imports DuckDB, pays a few microseconds), then wraps, in that process only:
 
 - `Store.read`, `Store._writer` (behind `write` and `frozen`), `Store.copy_to_memory` (behind `snapshot`),
@@ -223,10 +223,10 @@ def _install(store) -> None:
 
 
 class _StoreFinder:
-    """Installs the probe right after `learnmem.store` is executed, whenever that happens."""
+    """Installs the probe right after `learnmem.storage.store` is executed, whenever that happens."""
 
     def find_spec(self, fullname, path=None, target=None):
-        if fullname != "learnmem.store":
+        if fullname != "learnmem.storage.store":
             return None
         from importlib.machinery import PathFinder
 

@@ -1,0 +1,1 @@
+"""Agent set-up: `learnmem init --claude / --opencode / --uninstall` plans every change to the project's files, then writes."""

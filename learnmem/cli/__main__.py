@@ -1,0 +1,5 @@
+"""`python -m learnmem.cli`: the `learnmem` command."""
+
+from learnmem.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""Moving what learnmem holds: backups, JSONL and markdown export and import, GHAP files, git notes, lake push and pull."""

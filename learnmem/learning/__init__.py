@@ -1,0 +1,1 @@
+"""Learning from experience: GHAP entries, the experiences they resolve into, clusters per axis and values."""

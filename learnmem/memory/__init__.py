@@ -1,0 +1,1 @@
+"""Memories: stored, deduplicated, retrieved, superseded, compacted and forgotten; what they return."""

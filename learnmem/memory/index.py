@@ -1,0 +1,180 @@
+"""A process-local snapshot of the memories for fast retrieval.
+
+Loading every vector once and keeping it makes a warm query a matrix-vector
+product instead of a file open (~10 ms) plus a scan. The snapshot is refreshed
+when the file's size/mtime signature changes: new rows (higher `seq`) are
+appended; after a delete or an update (counted in `meta` as rewrites) it is
+reloaded whole.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from learnmem.storage import sql
+from learnmem.memory.records import Memory
+from learnmem.search.hybrid import Bm25, one_blas_thread
+from learnmem.storage.store import Store, iso  # noqa: F401 - iso is re-exported for its older importers
+from learnmem.storage.vectors import to_matrix
+
+_MAX_CHUNKS = 16
+MEMORY_COLUMNS = ("id", "content", "category", "importance", "tags", "created_at", "superseded_by", "commit_sha",
+                  "sources", "spec", "phase")
+
+
+def memory_fields(row: Sequence[Any]) -> dict[str, Any]:
+    """Memory's fields from a row (id, content, category, importance, tags, created_at, superseded_by,
+    commit_sha, sources, spec, phase): the column order of the memory queries."""
+    fields = dict(zip(MEMORY_COLUMNS, row[: len(MEMORY_COLUMNS)]))
+    return fields | {"tags": tuple(fields["tags"]), "created_at": iso(fields["created_at"]),
+                     "sources": tuple(fields["sources"] or ())}
+
+
+class _Passages:
+    """The passage vectors of long memories and the row each belongs to."""
+
+    def __init__(self, vectors: np.ndarray, owners: np.ndarray):
+        self.vectors = vectors
+        self.owners = owners
+
+    @classmethod
+    def of(cls, table: pa.Table, dim: int, first_row: int) -> _Passages:
+        lists = table.column("passages").combine_chunks()
+        vectors = to_matrix(pc.list_flatten(lists), dim)
+        owners = pc.list_parent_indices(lists).to_numpy()
+        return cls(vectors, owners.astype(np.int64) + first_row)
+
+    def extended(self, other: _Passages) -> _Passages:
+        if not len(other.owners):
+            return self
+        return _Passages(np.vstack([self.vectors, other.vectors]), np.concatenate([self.owners, other.owners]))
+
+
+def _categories(table: pa.Table) -> np.ndarray:
+    return np.asarray(table.column("category").to_pylist(), dtype=object)
+
+
+class MemorySnapshot:
+    """The memories at one moment: arrays for ranking, columns for building results."""
+
+    def __init__(self, table: pa.Table, vectors: np.ndarray, passages: _Passages, bm25: Bm25, categories: np.ndarray):
+        # Each refresh appends a chunk; folding them keeps per-row access and filters quick.
+        self.table = table.combine_chunks() if table.column("id").num_chunks > _MAX_CHUNKS else table
+        self.size = table.num_rows
+        self.vectors = vectors
+        self.passages = passages
+        self.bm25 = bm25
+        self.categories = categories
+        self.seq = table.column("seq").to_numpy()
+        self.importance = table.column("importance").to_numpy()
+        self.forgotten = table.column("forgotten").to_numpy(zero_copy_only=False).astype(bool)
+        self.superseded = table.column("superseded_by").is_valid().to_numpy(zero_copy_only=False)
+        self.max_seq = int(self.seq.max()) if self.size else 0
+
+    @classmethod
+    def from_table(cls, table: pa.Table, dim: int) -> MemorySnapshot:
+        return cls(table, to_matrix(table.column("embedding"), dim), _Passages.of(table, dim, 0), Bm25(table.column("terms")), _categories(table))
+
+    def extended(self, new_rows: pa.Table, dim: int) -> MemorySnapshot:
+        """A snapshot with `new_rows` appended: what was already loaded is reused, not rebuilt."""
+        return MemorySnapshot(
+            pa.concat_tables([self.table, new_rows]),
+            np.vstack([self.vectors, to_matrix(new_rows.column("embedding"), dim)]),
+            self.passages.extended(_Passages.of(new_rows, dim, self.size)),
+            self.bm25.extended(new_rows.column("terms")),
+            np.concatenate([self.categories, _categories(new_rows)]),
+        )
+
+    def similarity(self, query_vector: np.ndarray) -> np.ndarray:
+        """Each memory's cosine to the query: of its best passage when it has several."""
+        with one_blas_thread():
+            scores = self.vectors @ query_vector
+            if len(self.passages.owners):
+                np.maximum.at(scores, self.passages.owners, self.passages.vectors @ query_vector)
+        return scores
+
+    def eligible(self, category: str | None, tags: tuple[str, ...], include_superseded: bool = False,
+                 spec: str | None = None, phase: str | None = None, since: datetime | None = None) -> np.ndarray:
+        """Rows of this category, spec and phase (each if given), stored at or after `since` (if given),
+        carrying every tag in `tags`; never forgotten ones, superseded ones only with `include_superseded`."""
+        mask = ~self.forgotten if include_superseded else ~(self.forgotten | self.superseded)
+        if category is not None:
+            mask &= self.categories == category
+        for name, wanted in (("spec", spec), ("phase", phase)):
+            if wanted is not None:
+                mask &= pc.fill_null(pc.equal(self.table.column(name), wanted), False).to_numpy(zero_copy_only=False)
+        if since is not None:
+            created = self.table.column("created_at").to_numpy(zero_copy_only=False).astype("datetime64[us]")
+            mask &= created >= np.datetime64(since, "us")
+        if tags:
+            tag_lists = self.table.column("tags").combine_chunks()
+            flat = pc.list_flatten(tag_lists).to_numpy(zero_copy_only=False)
+            owners = pc.list_parent_indices(tag_lists).to_numpy()
+            for tag in tags:
+                mask &= np.bincount(owners[flat == tag], minlength=self.size) > 0
+        return mask
+
+    def weights(self, rows: np.ndarray, half_life_days: float | None, importance_weight: float,
+                now: datetime) -> np.ndarray:
+        """retrieve_memories' optional weights of `rows`: 2^(-age / half-life) x (1 + w x (importance - 0.5))."""
+        weights = 1.0 + importance_weight * (self.importance[rows] - 0.5)
+        if half_life_days is not None:
+            created = self.table.column("created_at").to_numpy(zero_copy_only=False)[rows].astype("datetime64[us]")
+            age_days = (np.datetime64(now.replace(tzinfo=None), "us") - created) / np.timedelta64(1, "D")
+            weights = weights * np.exp2(-np.maximum(age_days, 0.0) / half_life_days)
+        return weights
+
+    def row_of(self, memory_id: str) -> int | None:
+        """The row of a memory id, or None."""
+        found = pc.index(self.table.column("id"), memory_id).as_py()
+        return None if found < 0 else found
+
+    def memory(self, row: int) -> Memory:
+        """The Memory at a row."""
+        return Memory(**memory_fields([self.table.column(name)[row].as_py() for name in MEMORY_COLUMNS]))
+
+
+class MemoryIndex:
+    """Keeps a MemorySnapshot current for one store."""
+
+    def __init__(self, store: Store, dim: int):
+        self.store = store
+        self.dim = dim
+        self._snapshot: MemorySnapshot | None = None
+        self._signature: tuple | None = None
+        self._rewrites: str | None = None
+        self._lock = threading.Lock()
+
+    def snapshot(self) -> MemorySnapshot:
+        """The current snapshot; opens the file only when it changed since the last call."""
+        with self._lock:  # one refresh at a time when worker threads share the handle
+            return self._refreshed()
+
+    def _refreshed(self) -> MemorySnapshot:
+        signature = self.store.signature()
+        if self._snapshot is not None and signature == self._signature:
+            return self._snapshot
+        with self.store.read() as con:
+            rows, max_seq, rewrites = con.execute(sql.query("memory_stats")).fetchone()
+            current = self._snapshot
+            if current is not None and rewrites == self._rewrites and max_seq >= current.max_seq:
+                new_rows = self._load(con, after_seq=current.max_seq)
+                if current.size + new_rows.num_rows == rows:
+                    self._snapshot = current.extended(new_rows, self.dim) if new_rows.num_rows else current
+                    self._signature = signature
+                    return self._snapshot
+            table = self._load(con, after_seq=0)
+        self._snapshot = MemorySnapshot.from_table(table, self.dim)
+        self._signature, self._rewrites = signature, rewrites
+        return self._snapshot
+
+    @staticmethod
+    def _load(con, after_seq: int) -> pa.Table:
+        return con.execute(sql.query("load_memories"), {"after_seq": after_seq}).to_arrow_table().combine_chunks()

@@ -1,0 +1,43 @@
+"""Where a project's learnmem file lives. Standard library only: the hooks and `learnmem init --claude`
+find the file without importing DuckDB."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from learnmem.errors import ValidationError
+
+
+LAKE_SCHEME = "ducklake:"  # a lake's name starts so (learnmem.storage.lake); anything else is a file's path
+
+
+def names_lake(target: object) -> bool:
+    """Whether `target` (a --db value, $LEARNMEM_DB) names a lake rather than a file."""
+    return isinstance(target, str) and target.startswith(LAKE_SCHEME)
+
+
+def project_root(start: Path) -> Path:
+    """The git top level containing `start`, else `start` itself."""
+    start = Path(start).resolve()
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return folder
+    return start
+
+
+def database_path(directory: str | os.PathLike[str] = ".") -> Path:
+    """`$LEARNMEM_DB`, else `<project root of directory>/.learnmem/learnmem.duckdb` (not created here). A lake in
+    $LEARNMEM_DB is no file: ValidationError (learnmem.open takes it; `learnmem init` makes files only)."""
+    override = os.environ.get("LEARNMEM_DB")
+    if names_lake(override):
+        raise ValidationError(f"LEARNMEM_DB: names a lake ({override.split(' ')[0]} ...), not a file; a lake's project "
+                              "is made when it is first opened (e.g. `learnmem info`); unset LEARNMEM_DB to init a file")
+    if override:
+        return Path(override).expanduser().absolute()
+    return project_root(Path(directory)) / ".learnmem" / "learnmem.duckdb"
+
+
+def default_path() -> Path:
+    """The file for the working directory: database_path(cwd)."""
+    return database_path(Path.cwd())

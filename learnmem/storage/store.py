@@ -1,0 +1,481 @@
+"""The learnmem file: where it lives, opening it, migrations and locking.
+
+This is the only module that opens DuckDB connections. No process holds the
+file between operations (DuckDB allows one read-write process or many
+read-only ones, never both), so every operation attaches it, works, commits
+and detaches it. Writers serialise on `<file>.lock`; everyone retries DuckDB's
+own lock error with capped backoff, because the DuckDB CLI and notebooks do not
+take our lock.
+
+The file is ATTACHed to one in-memory DuckDB per process rather than opened
+with `duckdb.connect`: starting a DuckDB instance costs ~9 ms (its built-in
+extensions and catalog), ATTACH + DETACH of the file ~3 ms, and an agent's
+calls each pay it. DETACH checkpoints and releases the file like a close.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import random
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import duckdb
+
+from learnmem.storage import sql
+from learnmem.errors import LearnmemError, ModelMismatchError, NotFoundError, StoreBusyError, ValidationError
+from learnmem.storage.paths import default_path, project_root  # noqa: F401 - project_root: re-exported
+from learnmem.version import VERSION
+
+if TYPE_CHECKING:  # pyarrow costs ~170 ms to import: the hook and `ghap status` paths must not pay it
+    import pyarrow as pa
+    from filelock import FileLock  # ~15 ms (it imports asyncio): only writers load it
+
+LOCK_DEADLINE_S = 10.0
+_BACKOFF_START_S = 0.005
+_BACKOFF_CAP_S = 0.2
+_DUCKDB_LOCK_ERROR = "Could not set lock"
+# Never reach for the network at run time; extensions come from their wheels.
+_CONFIG = {"autoinstall_known_extensions": False}
+
+# DuckDB refuses a second connection to the same file with another
+# configuration (read-only vs read-write) inside one process, so all of a
+# process's connections to one file take turns.
+_process_locks: dict[Path, threading.RLock] = {}
+_aliases: dict[Path, str] = {}  # the name each file is attached under in this process
+_process_locks_guard = threading.Lock()
+
+
+def iso(moment: datetime) -> str:
+    """A stored (naive UTC) timestamp as ISO 8601 with `Z`."""
+    return moment.isoformat(timespec="seconds") + "Z"
+
+
+def utc_now() -> datetime:
+    """Now in UTC as a naive datetime, the form every TIMESTAMP column holds."""
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+def extension_path(name: str) -> Path:
+    """The binary of a DuckDB extension shipped in its PyPI wheel (`duckdb-extension-<name>`)."""
+    package = f"duckdb_extension_{name}"
+    spec = importlib.util.find_spec(package)
+    binary = None
+    if spec and spec.origin:
+        binary = Path(spec.origin).parent / "extensions" / f"v{duckdb.__version__}" / f"{name}.duckdb_extension"
+    if binary is None or not binary.is_file():
+        raise LearnmemError(
+            f"DuckDB extension {name!r} is not installed for duckdb {duckdb.__version__}: "
+            f"pip install duckdb-extension-{name}=={duckdb.__version__}"
+        )
+    return binary
+
+
+def load_extension(con: duckdb.DuckDBPyConnection, name: str) -> None:
+    """LOAD an extension from its wheel's binary (signed; no network)."""
+    con.execute(sql.query("load_extension").format(path=quote_literal(str(extension_path(name)))))
+
+
+def quote_literal(text: str) -> str:
+    """A SQL string literal, for the statements that take no parameters (ATTACH, LOAD)."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+_host_instance: tuple[int, duckdb.DuckDBPyConnection] | None = None
+_host_guard = threading.Lock()
+
+
+def _host() -> duckdb.DuckDBPyConnection:
+    """This process's in-memory DuckDB, which files are attached to (a forked child makes its own)."""
+    global _host_instance
+    with _host_guard:
+        if _host_instance is None or _host_instance[0] != os.getpid():
+            instance = duckdb.connect(":memory:", config=_CONFIG)
+            instance.execute(sql.query("first_binding"), {"warm_up": 0})  # its imports, before any file is held
+            _host_instance = (os.getpid(), instance)
+        return _host_instance[1]
+
+
+def _drop_host() -> None:
+    """Close this process's instance and every file still attached to it."""
+    global _host_instance
+    with _host_guard:
+        if _host_instance is not None and _host_instance[0] == os.getpid():
+            _host_instance[1].close()
+        _host_instance = None
+
+
+class Store:
+    """One learnmem file: opens connections per operation, migrates, records meta."""
+
+    kind = "file"  # a LakeStore's is "lake"
+
+    def __init__(
+        self,
+        path: str | os.PathLike | None = None,
+        *,
+        read_only: bool = False,
+        embedding_model: str,
+        embedding_dim: int,
+    ):
+        self.path = Path(path).expanduser().absolute() if path is not None else default_path()
+        self.read_only = read_only
+        with _process_locks_guard:
+            self._process_lock = _process_locks.setdefault(self.path, threading.RLock())
+            self._alias = _aliases.setdefault(self.path, f"learnmem_{len(_aliases)}")
+        self._lock_file: FileLock | None = None
+        if read_only and not self.path.is_file():
+            raise NotFoundError(f"path: no learnmem file at {self.path} (create it with `learnmem init`, or open it read-write once)")
+        self._meta: dict[str, str] | None = None
+        if read_only:
+            # Checked on the first read, on that read's own connection: a one-shot
+            # reader (a hook, `learnmem ghap status`) then opens the file once, not twice.
+            return
+        # Most opens find the file up to date: a read-only look then suffices, and
+        # does not wait for a notebook that holds the file read-only.
+        meta = self._up_to_date_meta() if self.path.is_file() else None
+        if meta is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._prepare(embedding_model, embedding_dim)
+            meta = self._up_to_date_meta()
+        self._meta = meta
+
+    def name(self) -> str:
+        """The file, for messages."""
+        return str(self.path)
+
+    @property
+    def meta(self) -> dict[str, str]:
+        """The file's meta table (schema and library version, embedding model and dimension)."""
+        if self._meta is None:
+            with self.read():
+                pass
+        return self._meta
+
+    @meta.setter
+    def meta(self, value: dict[str, str]) -> None:
+        self._meta = value
+
+    # -- connections -------------------------------------------------------
+
+    def _connect(self, read_only: bool, instance: duckdb.DuckDBPyConnection | None = None
+                 ) -> duckdb.DuckDBPyConnection:
+        """A connection (to `instance`, else this process's shared one) with the file attached as its
+        default database, retrying DuckDB's lock error with capped, jittered backoff. Release it with
+        `_disconnect`."""
+        deadline = time.monotonic() + LOCK_DEADLINE_S
+        delay = _BACKOFF_START_S
+        attach = sql.query("attach_file").format(
+            path=quote_literal(str(self.path)), alias=self._alias, mode="(READ_ONLY)" if read_only else "")
+        while True:
+            con = (instance if instance is not None else _host()).cursor()
+            try:
+                con.execute(attach)
+                con.execute(sql.query("use_database").format(alias=self._alias))
+                return con
+            except duckdb.Error as error:
+                con.close()
+                if _DUCKDB_LOCK_ERROR not in str(error):
+                    raise LearnmemError(f"path: cannot open {self.path} as a DuckDB database: {error}") from error
+                if time.monotonic() >= deadline:
+                    raise StoreBusyError(
+                        f"{self.path} stayed locked by another process for {LOCK_DEADLINE_S:.0f} s "
+                        f"(a notebook or DuckDB CLI holding it open?): {error}"
+                    ) from error
+                time.sleep(delay * random.uniform(0.5, 1.0))
+                delay = min(delay * 2, _BACKOFF_CAP_S)
+
+    def _disconnect(self, con: duckdb.DuckDBPyConnection) -> None:
+        """Detach the file (checkpointing what was written) and close the connection."""
+        try:
+            con.execute(sql.query("detach_file").format(alias=self._alias))
+        except duckdb.Error:
+            # Still attached, so still locked (an aborted transaction?): closing the
+            # whole instance releases the file; what was committed is in its WAL.
+            _drop_host()
+        finally:
+            con.close()
+
+    @contextmanager
+    def read(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A read-only connection for one operation; other readers may hold the file too."""
+        with self._process_lock:
+            con = self._connect(read_only=True)
+            try:
+                if self._meta is None and self.read_only:
+                    self._meta = self._checked_meta(con)
+                yield con
+            finally:
+                self._disconnect(con)
+
+    def copy_to_memory(self) -> duckdb.DuckDBPyConnection:
+        """A new in-memory DuckDB holding a copy of every table and view of the file, which is released
+        before this returns: a notebook can take its time without keeping writers out."""
+        copy = duckdb.connect(":memory:", config=_CONFIG)
+        with self._process_lock:
+            con = self._connect(read_only=True, instance=copy)  # waits out a writer like any read
+            try:
+                con.execute(sql.query("copy_database").format(alias=self._alias))
+            finally:
+                con.execute(sql.query("detach_file").format(alias=self._alias))
+                con.close()
+        return copy
+
+    def rewrite(self) -> None:
+        """Put a fresh copy of the file in its place, under the writer lock. DuckDB reuses the blocks that
+        deleted rows leave free but never clears them: only a rewritten file no longer holds their bytes
+        (forget(hard=True)). A reader that attaches meanwhile sees the old file or the new one, whole."""
+        if self.read_only:
+            raise LearnmemError(f"{self.path} was opened read-only: open it with read_only=False to rewrite it")
+        fresh = Path(f"{self.path}.rewrite")
+        with self._process_lock, self._writer_lock():
+            instance = duckdb.connect(":memory:", config=_CONFIG)
+            try:
+                con = self._connect(read_only=False, instance=instance)
+                fresh.unlink(missing_ok=True)
+                con.execute(sql.query("attach_file").format(path=quote_literal(str(fresh)), alias="learnmem_rewrite",
+                                                            mode=""))
+                con.execute(sql.query("copy_database_between").format(source=self._alias, target="learnmem_rewrite"))
+                con.execute(sql.query("detach_file").format(alias="learnmem_rewrite"))
+                con.execute(sql.query("detach_file").format(alias=self._alias))
+            finally:
+                instance.close()
+            with open(fresh, "rb+") as handle:
+                os.fsync(handle.fileno())
+            os.replace(fresh, self.path)
+            Path(f"{self.path}.wal").unlink(missing_ok=True)  # detached above: checkpointed, nothing left in it
+            directory = os.open(self.path.parent, os.O_RDONLY)
+            try:
+                os.fsync(directory)
+            finally:
+                os.close(directory)
+
+    def run_query(self, query: str, params: Any = None) -> pa.Table:
+        """Run a caller's SQL, which may only read, and fetch the rows; DuckDB's complaints become
+        ValidationError.
+
+        It runs on a DuckDB instance of its own (not this process's shared one) with the file attached
+        read-only, external access off and the configuration locked (sql/queries/store.sql
+        disable_external_access, lock_configuration), and it must be one query statement (SELECT, WITH, FROM, VALUES, TABLE,
+        SHOW, DESCRIBE, SUMMARIZE): no statement can write the file, re-attach it writable,
+        reach another file or change the shared instance.
+        """
+        if not isinstance(query, str):
+            raise ValidationError(f"query: expected SQL text, got {type(query).__name__}")
+        instance = duckdb.connect(":memory:", config=_CONFIG)
+        try:
+            with self._process_lock:
+                con = self._connect(read_only=True, instance=instance)
+                try:
+                    return guarded_query(con, query, params)
+                finally:
+                    con.close()
+        finally:
+            instance.close()
+
+    @contextmanager
+    def write(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A read-write connection inside one transaction: committed on success, rolled back on error."""
+        if self.read_only:
+            raise LearnmemError(f"{self.path} was opened read-only: open it with read_only=False to change it")
+        with self._writer() as con:
+            con.begin()
+            try:
+                yield con
+                con.commit()
+            except BaseException:
+                con.rollback()
+                raise
+
+    @contextmanager
+    def _writer(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A read-write connection under both locks. A WAL left by a crashed writer is replayed when the file
+        is attached and folded into it when it is detached, with this operation's changes."""
+        with self._process_lock, self._writer_lock():
+            con = self._connect(read_only=False)
+            try:
+                yield con
+            finally:
+                self._disconnect(con)
+
+    @property
+    def _file_lock(self) -> FileLock:
+        """`<file>.lock`, which writers serialise on."""
+        if self._lock_file is None:
+            from filelock import FileLock
+
+            self._lock_file = FileLock(str(self.path) + ".lock", timeout=LOCK_DEADLINE_S)
+        return self._lock_file
+
+    @contextmanager
+    def _writer_lock(self) -> Iterator[None]:
+        from filelock import Timeout
+
+        try:
+            with self._file_lock:
+                yield
+        except Timeout as error:
+            raise StoreBusyError(
+                f"another learnmem writer held {self._file_lock.lock_file} for {LOCK_DEADLINE_S:.0f} s"
+            ) from error
+
+    @contextmanager
+    def frozen(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """The file checkpointed (its WAL folded in) and held read-write under the writer lock: while this
+        lasts no process can change it, so its bytes alone are a consistent copy (portable.backup).
+
+        A writer killed while writing a commit leaves a torn tail in the WAL: replay drops it (nothing
+        acknowledged is lost) but CHECKPOINT, having nothing to fold, leaves the file in place. One small
+        write (meta `wal_reset_at`) makes DuckDB rewrite the WAL; the second CHECKPOINT then empties it."""
+        with self._writer() as con:
+            con.execute(sql.query("checkpoint_file"))
+            wal = Path(f"{self.path}.wal")
+            if wal.exists() and wal.stat().st_size:
+                set_meta(con, "wal_reset_at", iso(utc_now()))
+                con.execute(sql.query("checkpoint_file"))
+            if wal.exists() and wal.stat().st_size:
+                raise LearnmemError(f"{self.path}: CHECKPOINT left {wal} non-empty; try again")
+            yield con
+
+    def describe(self) -> dict[str, Any]:
+        """The file's facts for Learnmem.info: path, sizes (file, WAL), schema and library versions, model, and
+        the row count of each table."""
+        with self.read() as con:
+            meta = dict(con.execute(sql.query("get_meta")).fetchall())
+            counts = dict(con.execute(sql.query("table_counts")).fetchall())
+        wal = Path(f"{self.path}.wal")
+        return {"path": str(self.path), "file_bytes": self.path.stat().st_size,
+                "wal_bytes": wal.stat().st_size if wal.exists() else 0,
+                "schema_version": int(meta.get("schema_version", 0)),
+                "library_version": meta.get("library_version", VERSION),
+                "embedding_model": meta.get("embedding_model", ""), "embedding_dim": int(meta.get("embedding_dim", 0)),
+                "counts": counts}
+
+    def signature(self) -> tuple:
+        """Size, mtime and inode of the file and its WAL: changes whenever a commit lands."""
+        parts = []
+        for candidate in (self.path, Path(str(self.path) + ".wal")):
+            try:
+                stat = candidate.stat()
+                parts.append((stat.st_size, stat.st_mtime_ns, stat.st_ino))
+            except FileNotFoundError:
+                parts.append(None)
+        return tuple(parts)
+
+    # -- schema ------------------------------------------------------------
+
+    def _prepare(self, embedding_model: str, embedding_dim: int) -> None:
+        """Apply pending migrations (one transaction each), refresh views, record meta."""
+        with self._writer() as con:
+            con.execute(sql.query("create_ledger"))
+            applied = {version for (version,) in con.execute(sql.query("applied_migrations")).fetchall()}
+            pending = [m for m in sql.migrations() if m[0] not in applied]
+            for version, name, text in pending:
+                _apply_migration(con, version, name, text)
+            meta = dict(con.execute(sql.query("get_meta")).fetchall())
+            if pending or meta.get("library_version") != VERSION:
+                con.begin()
+                con.execute((sql.sql_dir() / "views.sql").read_text(encoding="utf-8"))
+                settings = {
+                    "schema_version": str(max(version for version, _, _ in sql.migrations())),
+                    "library_version": VERSION,
+                }
+                if "embedding_model" not in meta:
+                    settings |= {"embedding_model": embedding_model, "embedding_dim": str(embedding_dim)}
+                for key, value in settings.items():
+                    set_meta(con, key, value)
+                con.commit()
+
+    def _up_to_date_meta(self) -> dict[str, str] | None:
+        """The meta table, or None when a migration is pending or another library version wrote the views."""
+        with self.read() as con:
+            return _meta_if_current(con)
+
+    def _checked_meta(self, con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+        """The meta table of a file opened read-only, which cannot upgrade it."""
+        meta = _meta_if_current(con)
+        if meta is None:
+            raise LearnmemError(f"{self.path} was written by an older learnmem: open it read-write once to upgrade it")
+        return meta
+
+    def check_model(self, embedding_model: str, embedding_dim: int) -> None:
+        """Refuse to mix vectors of two models in one file."""
+        stored = self.meta.get("embedding_model")
+        if stored is not None and (stored, self.meta.get("embedding_dim")) != (embedding_model, str(embedding_dim)):
+            raise ModelMismatchError(
+                f"embedding model: {self.path} was embedded with {stored!r} "
+                f"({self.meta.get('embedding_dim')}-d), but {embedding_model!r} ({embedding_dim}-d) is configured; "
+                f"open it with the model {stored!r}, or run `learnmem reembed` to re-embed it"
+            )
+
+
+def guarded_query(con: duckdb.DuckDBPyConnection, query: str, params: Any = None) -> pa.Table:
+    """A caller's query on `con`, a connection of an instance of its own: external access is turned off and the
+    configuration locked first, and it must be one statement that reads (Store.run_query); DuckDB's complaints
+    become ValidationError."""
+    try:
+        con.execute(sql.query("disable_external_access"))
+        con.execute(sql.query("lock_configuration"))
+        statements = con.extract_statements(query)
+        if len(statements) != 1:
+            raise ValidationError(f"query: one statement at a time; got {len(statements)}")
+        kind = statements[0].type
+        if kind != duckdb.StatementType.SELECT:  # not EXPLAIN: EXPLAIN ANALYZE runs its statement
+            raise ValidationError(f"query: only queries that read run here (SELECT, WITH, FROM, SHOW, DESCRIBE, "
+                                  f"...); got a {kind.name} statement")
+        return con.execute(query, params).to_arrow_table()
+    except duckdb.Error as error:
+        raise ValidationError(f"query: {str(error).strip()}") from error
+
+
+def set_meta(con: duckdb.DuckDBPyConnection, key: str, value: str) -> None:
+    """Set one meta key, inside the caller's transaction (a delete and an insert: a lake's meta has no key)."""
+    con.execute(sql.query("delete_meta"), {"key": key})
+    con.execute(sql.query("insert_meta"), {"key": key, "value": value})
+
+
+def new_instance() -> duckdb.DuckDBPyConnection:
+    """A new in-memory DuckDB configured as every instance here is (no extension installs from the network):
+    what a lake is attached to (learnmem.storage.lake_store)."""
+    return duckdb.connect(":memory:", config=_CONFIG)
+
+
+def _meta_if_current(con: duckdb.DuckDBPyConnection) -> dict[str, str] | None:
+    """The meta table, or None when a migration is pending or another library version wrote the views."""
+    try:
+        applied = [version for (version,) in con.execute(sql.query("applied_migrations")).fetchall()]
+        meta = dict(con.execute(sql.query("get_meta")).fetchall())
+    except duckdb.CatalogException:  # a new, empty file
+        return None
+    if applied != [version for version, _, _ in sql.migrations()] or meta.get("library_version") != VERSION:
+        return None
+    return meta
+
+
+def migrated_template() -> duckdb.DuckDBPyConnection:
+    """A new in-memory DuckDB holding the schema every migration and the views make, and no rows: what a
+    lake's tables are derived from (learnmem.storage.lake)."""
+    template = duckdb.connect(":memory:", config=_CONFIG)
+    template.execute(sql.query("create_ledger"))
+    for version, name, text in sql.migrations():
+        _apply_migration(template, version, name, text)
+    template.execute((sql.sql_dir() / "views.sql").read_text(encoding="utf-8"))
+    return template
+
+
+def _apply_migration(con: duckdb.DuckDBPyConnection, version: int, name: str, text: str) -> None:
+    """One migration, one transaction: it and its ledger row land together or not at all."""
+    con.begin()
+    try:
+        con.execute(text)
+        con.execute(sql.query("record_migration"), {"version": version, "name": name, "applied_at": utc_now()})
+        con.commit()
+    except Exception as error:
+        con.rollback()
+        raise LearnmemError(f"migration {version:03d}_{name} failed and was rolled back: {error}") from error
