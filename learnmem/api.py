@@ -16,6 +16,7 @@ from typing import Any, TextIO
 
 import duckdb
 
+from learnmem.learning import terms
 from learnmem.agents.capture import queue as capture_queue
 from learnmem.memory import compaction, memories, files as memory_files, usage as memory_usage
 from learnmem.context import assembly as context
@@ -43,6 +44,7 @@ from learnmem.learning.ghap_records import (
 from learnmem.memory.index import MemoryIndex
 from learnmem.memory.records import (DeleteResult, DocGap, FlushResult, ForgetResult, Info, Memory, MemoryHit, MemorySummary,
                               MemoryWithFiles, QueuedMemory, StaleMemory, StoreResult)
+from learnmem.storage import backup
 from learnmem.storage.lake_store import open_store
 from learnmem.storage.paths import database_path, project_root
 
@@ -53,7 +55,7 @@ class Learnmem:
     def __init__(self, path: str | os.PathLike | None = None, *, read_only: bool = False,
                  embedder: Embedder | None = None, cold_tier: str | None = None,
                  data_path: str | os.PathLike | None = None, project: str | None = None, agent: str | None = None):
-        self.cold_tier = ghap.cold_tier_setting(cold_tier)  # None: $LEARNMEM_COLD_TIER at each use, else bronze
+        self.cold_tier = terms.cold_tier_setting(cold_tier)  # None: $LEARNMEM_COLD_TIER at each use, else bronze
         self._embedder = embedder
         self._model_checked = False
         self._embedder_lock = threading.Lock()
@@ -507,7 +509,7 @@ class Learnmem:
         """Copy the whole file, consistently, to `<name>.backup-YYYYMMDD-HHMMSS.duckdb` (UTC) in `directory`
         (default: beside the file), even while other processes use it; returns the copy's path. The copy is
         checked: it opens with learnmem and holds as many rows in each table."""
-        return portable.backup(self.store, directory)
+        return backup.backup(self.store, directory)
 
     def export_data(self, path: str | os.PathLike | TextIO, format: str = "jsonl") -> ExportResult:  # noqa: A002
         """Write the memories (with their state), GHAP entries and values to a path or text stream: `jsonl`

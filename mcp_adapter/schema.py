@@ -11,9 +11,7 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 import learnmem
-from learnmem.context import assembly as context
-from learnmem.learning import ghap, values as learning
-from learnmem.memory import memories
+from learnmem import vocabulary
 
 # Hints describe what each tool does to the memory file; none reaches outside it (export_ghap writes a local
 # file, see EXPORT). Reading memories counts their use (learnmem.memory.usage: appended in batches, bookkeeping
@@ -35,18 +33,18 @@ EXPORT = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent
 # Enums of the input schemas, built from the library's own constants: the client sees the valid options,
 # and a value outside them is answered with a validation_error naming the field and the options.
 MemoryCategory = Literal[tuple(learnmem.MEMORY_CATEGORIES)]
-Phase = Literal[memories.PHASES]
+Phase = Literal[vocabulary.PHASES]
 SpecParam = Annotated[str | None, Field(description="The spec or project slug, e.g. 'checkout-v2'.")]
 PhaseParam = Annotated[Phase | None, Field(description="The phase: planning, implementation, review, close-out.")]
 SinceParam = Annotated[str | None, Field(
     description="Only memories stored since then: an ISO date/datetime, or an age such as '12h', '7d', '2w'.")]
-Domain = Literal[ghap.DOMAINS]
-Strategy = Literal[ghap.STRATEGIES]
-RootCauseCategory = Literal[ghap.ROOT_CAUSE_CATEGORIES]
-Status = Literal[ghap.STATUSES]
-EntryState = Literal[(*ghap.STATUSES, "active")]
-Axis = Literal[learning.AXES]
-Depth = Literal[context.DEPTHS]
+Domain = Literal[vocabulary.DOMAINS]
+Strategy = Literal[vocabulary.STRATEGIES]
+RootCauseCategory = Literal[vocabulary.ROOT_CAUSE_CATEGORIES]
+Status = Literal[vocabulary.STATUSES]
+EntryState = Literal[(*vocabulary.STATUSES, "active")]
+Axis = Literal[vocabulary.AXES]
+Depth = Literal[vocabulary.DEPTHS]
 
 
 # Typed dicts (typing_extensions': pydantic needs it before Python 3.12) give the nested objects a schema.

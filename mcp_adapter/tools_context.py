@@ -6,15 +6,15 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 
-from learnmem.learning import ghap
+from learnmem import vocabulary
 from mcp_adapter.results import call
 from mcp_adapter.schema import READ_ONLY, Depth, Domain, SpecParam, Strategy
 
 
 def register(server: MCPServer, lm: Any) -> None:
     """Register the context tools of `lm` (an opened `learnmem.Learnmem`) on `server`."""
-    domains = ", ".join(ghap.DOMAINS)
-    strategies = ", ".join(ghap.STRATEGIES)
+    domains = ", ".join(vocabulary.DOMAINS)
+    strategies = ", ".join(vocabulary.STRATEGIES)
 
     @server.tool(
         annotations=READ_ONLY,

@@ -6,7 +6,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 
-from learnmem.learning import ghap
+from learnmem import vocabulary
 from mcp_adapter.results import call
 from mcp_adapter.schema import (
     CLOSE,
@@ -24,10 +24,10 @@ from mcp_adapter.schema import (
 
 def register(server: MCPServer, lm: Any) -> None:
     """Register the GHAP tools of `lm` (an opened `learnmem.Learnmem`) on `server`."""
-    domains = ", ".join(ghap.DOMAINS)
-    strategies = ", ".join(ghap.STRATEGIES)
-    causes = ", ".join(ghap.ROOT_CAUSE_CATEGORIES)
-    statuses = ", ".join(ghap.STATUSES)
+    domains = ", ".join(vocabulary.DOMAINS)
+    strategies = ", ".join(vocabulary.STRATEGIES)
+    causes = ", ".join(vocabulary.ROOT_CAUSE_CATEGORIES)
+    statuses = ", ".join(vocabulary.STATUSES)
 
     @server.tool(
         annotations=TRANSITION,

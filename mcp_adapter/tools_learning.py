@@ -6,14 +6,14 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 
-from learnmem.learning import values as learning
+from learnmem import vocabulary
 from mcp_adapter.results import call
 from mcp_adapter.schema import READ_ONLY, TRANSITION, Axis
 
 
 def register(server: MCPServer, lm: Any) -> None:
     """Register the learning tools of `lm` (an opened `learnmem.Learnmem`) on `server`."""
-    axes = ", ".join(learning.AXES)
+    axes = ", ".join(vocabulary.AXES)
 
     @server.tool(
         annotations=TRANSITION,

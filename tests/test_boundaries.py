@@ -1,5 +1,8 @@
 """The architectural boundaries of DESIGN.md, checked on the source's syntax trees.
 
+- the layering (LAYERS below, a table of who may import whom, with the few named reads between areas) holds
+  for every import in `learnmem` and `mcp_adapter`, lazy and TYPE_CHECKING imports included, and no module
+  imports itself back through others (no import cycle);
 - `mcp_adapter` never imports `duckdb` (it calls the library, which owns the file), never reads `sql/`
   (no path to it, no import of the library's query loader or store) and goes through the facade only
   (no `.store`, `.sql`, `.snapshot`: those hand out the file or run SQL);
@@ -226,3 +229,189 @@ def test_no_sql_string_literals(path: Path) -> None:
         if _looks_like_sql(node.value)
     ]
     assert not offenders, f"SQL text belongs in sql/, found in {_rel(path)}: {offenders}"
+
+
+# -- the layering ---------------------------------------------------------------------------------------------
+#
+# Every module belongs to the longest unit below that prefixes its dotted name. A unit may import itself and
+# what its row names; anything else must be a named read in READS, with its reason. From the bottom up:
+HELPERS = ("learnmem.errors", "learnmem.validate", "learnmem.progress", "learnmem.text", "learnmem.version")
+BASE = ("learnmem.storage", "learnmem.embedding", "learnmem.search")  # import no other learnmem package
+AREAS = ("learnmem.memory", "learnmem.code", "learnmem.git", "learnmem.learning")  # import only the base
+RECORDS = ("learnmem.memory.records", "learnmem.learning.records", "learnmem.learning.ghap_records",
+           "learnmem.git.records", "learnmem.context.records")
+# The doors (the CLI, the MCP adapter) go through the facade, the errors, the records and the vocabulary.
+DOOR = ("learnmem", "learnmem.api", "learnmem.errors", "learnmem.vocabulary", *RECORDS)
+LAYERS: dict[str, tuple[str, ...]] = {
+    "learnmem.errors": (),
+    "learnmem.version": (),
+    "learnmem.progress": (),
+    "learnmem.text": (),
+    "learnmem.validate": ("learnmem.errors",),
+    **{unit: HELPERS for unit in BASE},
+    **{unit: HELPERS + BASE for unit in AREAS},
+    "learnmem.context": HELPERS + BASE + AREAS,  # reads every area
+    "learnmem.agents": HELPERS + BASE + AREAS + ("learnmem.context",),
+    "learnmem.exchange": HELPERS + BASE + AREAS,
+    "learnmem.vocabulary": AREAS + ("learnmem.context",),
+    "learnmem.api": HELPERS + BASE + AREAS + ("learnmem.context", "learnmem.agents", "learnmem.exchange"),
+    "learnmem": ("learnmem.api", "learnmem.errors", "learnmem.version", "learnmem.memory"),  # the package's face
+    "learnmem.cli": DOOR,
+    "mcp_adapter": DOOR,
+}
+# (importer, imported): why this read crosses the table. Each is a module prefix on both sides.
+READS: dict[tuple[str, str], str] = {
+    ("learnmem.memory.files", "learnmem.git.repository"):
+        "a memory's files are read as they were at the commit it was made at",
+    ("learnmem.git.lines", "learnmem.code.parse"):
+        "a unit's history finds the unit in each version of its file with the code parser",
+    ("learnmem.agents.hooks", "learnmem"):
+        "the hooks are Claude Code's door: they answer from a one-shot view and open the facade only to fall back "
+        "(context the view cannot give) and to flush the capture queue at Stop",
+    ("learnmem.cli.hooks", "learnmem.agents.hooks"):
+        "`learnmem hook <event>` is how Claude Code reaches the hooks' door",
+    ("learnmem.cli.app", "learnmem.agents.setup"):
+        "`learnmem init --claude/--opencode` writes the agent's project files, which need no learnmem file",
+    ("learnmem.cli.app", "learnmem.embedding.embed"):
+        "`learnmem reembed --model` loads the model it is asked for before opening the file with it",
+    ("learnmem.cli.ghap", "learnmem.learning.ghap"):
+        "`learnmem ghap start|update|status|list` run on every agent step: without the facade they skip ~450 ms "
+        "of numpy and pyarrow imports",
+    ("learnmem.cli.ghap", "learnmem.storage.store"): "the same fast path: the store alone",
+    ("learnmem.cli.ghap", "learnmem.embedding.embed"): "the same fast path: the model's name for the store's check",
+    ("learnmem.cli.lake", "learnmem.exchange.lake_sync"):
+        "`learnmem lake push|pull` copy between a file and a lake project, two stores the facade holds one of",
+}
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+_MODULES = {_module_name(path): path for path in _all_files()}
+
+
+def _imports(name: str) -> list[tuple[str, int]]:
+    """(imported module, line) for every import of a learnmem or mcp_adapter module in module `name`;
+    `from package import module` names the module, `from module import name` the module."""
+    path = _MODULES[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: list[tuple[str, int]] = []
+    for node in ast.walk(_tree(path)):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            for alias in node.names:
+                full = f"{base}.{alias.name}"
+                found.append((full if full in _MODULES else base, node.lineno))
+    return [(module, line) for module, line in found if module.split(".")[0] in PACKAGES]
+
+
+def _unit(name: str) -> str:
+    """The row of LAYERS a module belongs to: the longest unit that prefixes its name."""
+    units = [unit for unit in LAYERS if _within(name, unit)]
+    assert units, f"{name} belongs to no unit of LAYERS: add it to the table"
+    return max(units, key=len)
+
+
+def _within(name: str, prefix: str) -> bool:
+    """`name` is `prefix` or inside it; `learnmem` alone means the package's face (its __init__), not all of it."""
+    return name == prefix or (prefix != "learnmem" and name.startswith(prefix + "."))
+
+
+def _allowed(importer: str, imported: str) -> bool:
+    home = _unit(importer)
+    return (_unit(imported) == home or any(_within(imported, unit) for unit in LAYERS[home])
+            or any(_within(importer, a) and _within(imported, b) for a, b in READS))
+
+
+def _layering_offences() -> list[str]:
+    offences = []
+    for name in sorted(_MODULES):
+        for imported, line in _imports(name):
+            if not _allowed(name, imported):
+                home = _unit(name)
+                offences.append(f"{_rel(_MODULES[name])}:{line} imports {imported}, but {home} may import only "
+                                f"{', '.join(LAYERS[home]) or 'the standard library'} (LAYERS) and READS names no "
+                                "such read")
+    return offences
+
+
+def _cycles() -> list[list[str]]:
+    """Every strongly connected set of more than one module (Tarjan), each as a sorted list."""
+    graph = {name: sorted({module for module, _ in _imports(name) if module in _MODULES and module != name})
+             for name in _MODULES}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for child in graph[node]:
+            if child not in index:
+                visit(child)
+                low[node] = min(low[node], low[child])
+            elif child in on_stack:
+                low[node] = min(low[node], index[child])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for name in graph:
+        if name not in index:
+            visit(name)
+    return found
+
+
+def test_every_module_has_a_unit() -> None:
+    assert {_unit(name) for name in _MODULES} >= {"learnmem.storage", "learnmem.memory", "learnmem.cli",
+                                                  "mcp_adapter", "learnmem.api"}
+
+
+def test_the_layering_holds() -> None:
+    offences = _layering_offences()
+    assert not offences, "imports across the layering:\n" + "\n".join(offences)
+
+
+def test_no_import_cycle() -> None:
+    cycles = _cycles()
+    detail = []
+    for cycle in cycles:
+        members = set(cycle)
+        edges = [f"  {_rel(_MODULES[name])}:{line} imports {module}"
+                 for name in cycle for module, line in _imports(name) if module in members and module != name]
+        detail.append(" <-> ".join(cycle) + "\n" + "\n".join(edges))
+    assert not cycles, "import cycles:\n" + "\n".join(detail)
+
+
+def test_each_named_read_is_used() -> None:
+    # A read the code no longer makes must leave the table, or the table stops saying what the code does.
+    used = {(a, b) for a, b in READS for name in _MODULES if _within(name, a)
+            for imported, _ in _imports(name) if _within(imported, b)}
+    assert set(READS) <= used, f"named reads no module makes: {sorted(set(READS) - used)}"
+
+
+def test_the_checks_catch_what_they_should() -> None:
+    # The checks themselves: a base package reading an area, and a door reaching past the facade, are caught.
+    assert not _allowed("learnmem.storage.store", "learnmem.memory.memories")
+    assert not _allowed("mcp_adapter.server", "learnmem.storage.store")
+    assert not _allowed("learnmem.memory.compaction", "learnmem.exchange.portable")
+    assert _allowed("learnmem.memory.files", "learnmem.git.repository")
+    assert _allowed("learnmem.cli.app", "learnmem.api")
+    assert _allowed("learnmem.memory.index", "learnmem.memory.records")

@@ -16,9 +16,10 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from learnmem.learning import terms
 import learnmem
 from learnmem.context import assembly as context
-from learnmem.learning import experiences, ghap
+from learnmem.learning import experiences
 from learnmem.errors import InsufficientDataError, ValidationError
 from learnmem.context.oneshot import OneShotView
 
@@ -129,9 +130,9 @@ def test_the_threshold_names_the_highest_cold_tier(tiered, embedder, setting, wa
     assert set(_found(lm).values()) == warm
     assert set(_found(lm, include_cold=True).values()) == {"gold", "silver", "bronze", "abandoned"}
     cold = {"gold", "silver", "bronze", "abandoned"} - warm
-    expected = {tier: 1 for tier in ghap.TIERS if tier in cold}
+    expected = {tier: 1 for tier in terms.TIERS if tier in cold}
     assert lm.info().cold_experiences == expected
-    assert list(lm.info().cold_experiences) == [tier for tier in ghap.TIERS if tier in cold]  # best tier first
+    assert list(lm.info().cold_experiences) == [tier for tier in terms.TIERS if tier in cold]  # best tier first
 
 
 def test_the_keyword_wins_over_the_variable_which_is_read_at_each_use(tiered, embedder, monkeypatch):
@@ -316,7 +317,7 @@ def test_cold_experiences_are_left_out_of_clustering(corpus, embedder, axis, col
     run = everything.get_clusters(axis)
     assert run.cold_count == 0 and run.experience_count == (78 if axis == "full" else 72)
     assert _members(everything, run) & cold
-    assert min(cluster.avg_weight for cluster in run.clusters) < ghap.TIER_WEIGHTS["silver"]
+    assert min(cluster.avg_weight for cluster in run.clusters) < terms.TIER_WEIGHTS["silver"]
     # By default they are left out: not members, not noise, not weighed; counted in cold_count.
     lm = learnmem.open(path, embedder=embedder)
     run = lm.get_clusters(axis)
@@ -324,7 +325,7 @@ def test_cold_experiences_are_left_out_of_clustering(corpus, embedder, axis, col
     recorded = {ghap_id for (ghap_id,) in lm.sql("SELECT ghap_id FROM cluster_members WHERE run_id = ?",
                                                  [run.run_id]).fetchall()}
     assert len(recorded) == 63 and not recorded & cold
-    assert all(cluster.avg_weight == ghap.TIER_WEIGHTS["silver"] for cluster in run.clusters)
+    assert all(cluster.avg_weight == terms.TIER_WEIGHTS["silver"] for cluster in run.clusters)
     parameters = json.loads(lm.sql("SELECT parameters FROM cluster_runs WHERE id = ?", [run.run_id]).fetchone()[0])
     assert parameters["cold_tiers"] == ["bronze", "abandoned"]
     for cluster in run.clusters:  # members and the value ritual follow the clustering

@@ -393,7 +393,7 @@ def installed_env() -> dict:
 
 def importtime(db: Path) -> dict:
     """`python -X importtime` of the same command: the heavy modules it imports and the top packages."""
-    code = "import sys; from learnmem.cli.app import main; sys.argv = ['learnmem'] + sys.argv[1:]; sys.exit(main())"
+    code = "import sys; from learnmem.cli import main; sys.argv = ['learnmem'] + sys.argv[1:]; sys.exit(main())"
     done = subprocess.run([sys.executable, "-X", "importtime", "-c", code, "ghap", "status", "--db", str(db)],
                           capture_output=True, text=True, check=False, env=installed_env())
     rows = []
@@ -416,7 +416,7 @@ def profile_cli(db: Path) -> dict:
     target = WORK / "status.prof"
     code = ("import cProfile, sys; target = sys.argv[1]; sys.argv = ['learnmem', 'ghap', 'status', '--db', sys.argv[2]]\n"
             "p = cProfile.Profile(); p.enable()\n"
-            "from learnmem.cli.app import main\n"
+            "from learnmem.cli import main\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
             "p.disable(); p.dump_stats(target)")
     subprocess.run([sys.executable, "-c", code, str(target), str(db)], capture_output=True, check=True,

@@ -8,7 +8,7 @@ and how fast clustering and values are.
    min_samples) scored against the themes: adjusted Rand index (noise as one more label), purity of the
    clustered points, and coverage (share of themed experiences that land in a cluster). Like the library
    (learning.member_labels), every experience is clustered and the cold ones (cold storage:
-   learnmem.learning.ghap.cold_tiers, LEARNMEM_COLD_TIER) are then taken out of their clusters; the warm ones are
+   learnmem.learning.terms.cold_tiers, LEARNMEM_COLD_TIER) are then taken out of their clusters; the warm ones are
    scored. A table compares the defaults with no cold storage and with the warm ones clustered alone.
 2. The value ritual with the library's defaults: for every theme and axis, the theme's cluster (the one
    holding most of its experiences) must accept the theme's faithful summary (themes.VALUES) and refuse
@@ -35,7 +35,8 @@ import numpy as np
 
 import learnmem
 from bench.learning import themes
-from learnmem.learning import ghap, values as learning
+from learnmem.learning import terms
+from learnmem.learning import values as learning
 from learnmem.embedding.embed import load_embedder
 from learnmem.storage.vectors import to_matrix
 
@@ -73,7 +74,7 @@ def axis_data(lm, axis: str, truth: dict[str, str]) -> tuple[np.ndarray, list[st
                   "ON e.id = a.ghap_id WHERE a.axis = ? AND a.embedding IS NOT NULL ORDER BY a.ghap_id",
                   [axis]).to_arrow_table()
     ids = rows.column("ghap_id").to_pylist()
-    cold = ghap.cold_tiers()
+    cold = terms.cold_tiers()
     warm = np.asarray([tier not in cold for tier in rows.column("confidence_tier").to_pylist()], dtype=bool)
     return to_matrix(rows.column("embedding"), 384), ids, [truth[i] for i in ids], warm
 
@@ -288,7 +289,7 @@ def report(info: dict, q: dict, r: dict, s: dict, c: dict) -> str:
               "themes (noise experiences are one more label; HDBSCAN's noise one more cluster); purity: of the "
               "clustered experiences; coverage: share of the themed experiences that land in some cluster. "
               "ARI vs strategy: the same labels scored against the entries' strategy field. Cold experiences "
-              f"(tiers {', '.join(ghap.cold_tiers()) or 'none'}: cold storage) take part in finding the clusters "
+              f"(tiers {', '.join(terms.cold_tiers()) or 'none'}: cold storage) take part in finding the clusters "
               "but are never members, as in the library; the warm ones are scored. The next table shows what that "
               "changes.", "",
               "| axis | warm experiences (themed; cold) | defaults: dims, clusters / noise | ARI | purity "
@@ -395,7 +396,7 @@ def main(argv=None) -> int:
             "cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
             "python": platform.python_version(), "load average at start": " ".join(f"{x:.2f}" for x in os.getloadavg()),
             "corpus": f"{len(entries)} entries, {len(set(truth.values()) - {'noise'})} themes + noise",
-            "cold tiers (never cluster members)": ", ".join(ghap.cold_tiers()) or "none",
+            "cold tiers (never cluster members)": ", ".join(terms.cold_tiers()) or "none",
             "run time": f"{time.time() - started:.0f} s"}
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "results.json").write_text(json.dumps({"info": info, "quality": q, "cold": c, "ritual": r, "speed": s},

@@ -15,23 +15,15 @@ one for unexpected errors).
 
 import argparse
 import dataclasses
-import json
 import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
+from learnmem.cli import output
 from learnmem.cli import code as cli_code, context as cli_context, ghap as cli_ghap, git as cli_git, hooks as cli_hooks, lake as cli_lake, learning as cli_learning, notes as cli_notes, portable as cli_portable
 
 PROG = "learnmem"
-
-# Widest a cell may be in the human `sql` table: long text and vectors are cut.
-_MAX_CELL = 60
-
-
-class UserError(Exception):
-    """A mistake in the user's input found by something other than the library (exit status 2)."""
-
 
 class _Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line on stderr, exit status 2."""
@@ -41,98 +33,7 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{PROG}: error: {message} (see `{self.prog} --help`)\n")
 
 
-# --------------------------------------------------------------------------- output
-
-
-def _emit_json(value: Any) -> None:
-    """Print a value as JSON; values JSON lacks (datetimes, decimals, UUIDs) become strings."""
-    print(json.dumps(value, ensure_ascii=False, indent=2, default=str))
-
-
-def _as_json(result: Any) -> Any:
-    """A library result as JSON data: a dataclass, or a list of them as {"results", "count"}."""
-    if isinstance(result, list):
-        items = [dataclasses.asdict(item) for item in result]
-        return {"results": items, "count": len(items)}
-    return dataclasses.asdict(result)
-
-
-def _one_line(text: str, width: int | None = None) -> str:
-    """Collapse whitespace so a memory fits on one line; cut it to `width` with an ellipsis."""
-    flat = " ".join(str(text).split())
-    if width is not None and len(flat) > width:
-        return flat[: width - 1] + "…"
-    return flat
-
-
-def _format_memory(memory: Any, score: float | None = None) -> str:
-    """One memory as a line: [score] id  category  importance  content  #tags."""
-    parts = []
-    if score is not None:
-        parts.append(f"{score:.3f}")
-    parts += [memory.id, f"{memory.category:<11}", f"{memory.importance:.2f}", _one_line(memory.content)]
-    if memory.tags:
-        parts.append(" ".join(f"#{tag}" for tag in memory.tags))
-    return "  ".join(parts)
-
-
-def _cell(value: Any) -> str:
-    """A SQL value as table text: NULL shown, floats short, long values cut."""
-    if value is None:
-        return "NULL"
-    if isinstance(value, float):
-        return f"{value:.6g}"
-    return _one_line(str(value), _MAX_CELL)
-
-
-def _format_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """Rows as an aligned text table: header, rule, rows, then a row count."""
-    cells = [[_cell(value) for value in row] for row in rows]
-    widths = [len(name) for name in columns]
-    for row in cells:
-        widths = [max(width, len(text)) for width, text in zip(widths, row, strict=True)]
-    lines = [
-        "  ".join(name.ljust(width) for name, width in zip(columns, widths, strict=True)).rstrip(),
-        "  ".join("-" * width for width in widths),
-    ]
-    # Right-align numbers so digits line up.
-    numeric = [
-        all(isinstance(row[i], int | float) and not isinstance(row[i], bool) for row in rows if row[i] is not None)
-        for i in range(len(columns))
-    ]
-    for row in cells:
-        lines.append(
-            "  ".join(
-                text.rjust(width) if is_num else text.ljust(width)
-                for text, width, is_num in zip(row, widths, numeric, strict=True)
-            ).rstrip()
-        )
-    lines.append(f"({len(rows)} row{'' if len(rows) == 1 else 's'})")
-    return "\n".join(lines)
-
-
-def _human_bytes(size: int) -> str:
-    """1536 -> '1.5 KiB'."""
-    value = float(size)
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if value < 1024 or unit == "GiB":
-            return f"{int(value)} B" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1024
-    raise AssertionError("unreachable")
-
-
 # --------------------------------------------------------------------------- commands
-
-
-def _open(args: argparse.Namespace, *, read_only: bool = False) -> Any:
-    """Open the library on --db (or its default file). Imported here to keep startup light.
-
-    Commands that only read open read-only: they then run beside a notebook or
-    the DuckDB CLI holding the file, and never create a `.learnmem/` where none was.
-    """
-    import learnmem
-
-    return learnmem.open(args.db, read_only=read_only)
 
 
 def cmd_init(args: argparse.Namespace) -> None:
@@ -146,7 +47,7 @@ def cmd_init(args: argparse.Namespace) -> None:
         # Standard library only: unwiring an agent must not load DuckDB.
         report = agent_setup.uninstall(args.dir, targets or agent_setup.TARGETS, dry_run=args.dry_run)
         if args.json:
-            _emit_json(dataclasses.asdict(report))
+            output.emit_json(dataclasses.asdict(report))
         else:
             print(agent_setup.format_report(report))
         return
@@ -161,7 +62,7 @@ def cmd_init(args: argparse.Namespace) -> None:
         report = agent_setup.install(args.dir, targets) if targets else None
     if args.json:
         extra = dataclasses.asdict(report) if report else {}
-        _emit_json({"path": str(path), "database_existed": existed, "dry_run": args.dry_run, **extra})
+        output.emit_json({"path": str(path), "database_existed": existed, "dry_run": args.dry_run, **extra})
         return
     if args.dry_run:
         print(f"{path} exists" if existed else f"would create {path}")
@@ -175,11 +76,11 @@ def cmd_init(args: argparse.Namespace) -> None:
 
 def cmd_remember(args: argparse.Namespace) -> None:
     """Store one memory."""
-    result = _open(args).store_memory(args.text, args.category, importance=args.importance, tags=args.tag,
+    result = output.open_learnmem(args).store_memory(args.text, args.category, importance=args.importance, tags=args.tag,
                                       allow_secrets=args.allow_secrets, sources=args.sources, force=args.force,
                                       spec=args.spec, phase=args.phase)
     if args.json:
-        _emit_json(_as_json(result))
+        output.emit_json(output.as_json(result))
     elif result.near_duplicate:
         print(f"Not stored: it restates {result.id} ({result.similar[0].content!r}, similarity "
               f"{result.similar[0].similarity:.2f}); --force stores it anyway")
@@ -191,9 +92,9 @@ def cmd_remember(args: argparse.Namespace) -> None:
 
 def cmd_docs_gaps(args: argparse.Namespace) -> None:
     """The documents most often named by corrections and discoveries."""
-    gaps = _open(args, read_only=True).docs_gaps(limit=args.limit)
+    gaps = output.open_learnmem(args, read_only=True).docs_gaps(limit=args.limit)
     if args.json:
-        _emit_json(_as_json(gaps))
+        output.emit_json(output.as_json(gaps))
     elif not gaps:
         print("No corrections or discoveries name a source document (store them with --source DOC).")
     else:
@@ -205,13 +106,13 @@ def cmd_docs_gaps(args: argparse.Namespace) -> None:
 
 def cmd_recall(args: argparse.Namespace) -> None:
     """Retrieve the memories most relevant to a query."""
-    lm = _open(args, read_only=True)
+    lm = output.open_learnmem(args, read_only=True)
     hits = lm.retrieve_memories(args.query, limit=args.limit, category=args.category, tags=args.tag,
                                 include_superseded=args.include_superseded,
                                 recency_half_life_days=args.half_life, importance_weight=args.importance_weight,
                                 detail=args.detail, spec=args.spec, phase=args.phase, since=args.since)
     if args.json:
-        _emit_json(_as_json(hits))
+        output.emit_json(output.as_json(hits))
     elif not hits:
         print("No memories match.")
     elif args.detail == "index":
@@ -219,7 +120,7 @@ def cmd_recall(args: argparse.Namespace) -> None:
             print(f"{hit.score:.3f}  {hit.id}  {hit.category:<11}  {hit.summary}")
     else:
         for hit in hits:
-            print(_format_memory(hit, hit.score))
+            print(output.format_memory(hit, hit.score))
             for file in getattr(hit, "files", ()):
                 size = "binary" if file.content is None else f"{file.size} bytes" + (", cut" if file.truncated else "")
                 print(f"    {file.path} at {hit.commit_sha[:12]} ({size})")
@@ -231,7 +132,7 @@ def cmd_memories(args: argparse.Namespace) -> None:
     if args.queued or args.discard_queued or args.flush_queued:
         _queued(args)
         return
-    lm = _open(args, read_only=args.stale is None)
+    lm = output.open_learnmem(args, read_only=args.stale is None)
     if args.stale is not None:
         memories = lm.list_stale_memories(days=args.stale, limit=args.limit)
     else:
@@ -239,12 +140,12 @@ def cmd_memories(args: argparse.Namespace) -> None:
                                     include_superseded=args.include_superseded, spec=args.spec, phase=args.phase,
                                     since=args.since)
     if args.json:
-        _emit_json(_as_json(memories))
+        output.emit_json(output.as_json(memories))
     elif not memories:
         print("No memories.")
     else:
         for memory in memories:
-            print(_format_memory(memory))
+            print(output.format_memory(memory))
 
 
 def _queued(args: argparse.Namespace) -> None:
@@ -252,27 +153,27 @@ def _queued(args: argparse.Namespace) -> None:
     if args.queued + args.discard_queued + args.flush_queued > 1:
         _fail("memories: give one of --queued, --flush-queued, --discard-queued", 2)
     if args.discard_queued:
-        count = _open(args).discard_queued_memories()
-        _emit_json({"discarded": count}) if args.json else print(f"Discarded {count} queued captures.")
+        count = output.open_learnmem(args).discard_queued_memories()
+        output.emit_json({"discarded": count}) if args.json else print(f"Discarded {count} queued captures.")
     elif args.flush_queued:
-        result = _open(args).flush_queued_memories()
-        _emit_json(_as_json(result)) if args.json else print(result.message)
+        result = output.open_learnmem(args).flush_queued_memories()
+        output.emit_json(output.as_json(result)) if args.json else print(result.message)
     else:
-        waiting = _open(args, read_only=True).list_queued_memories(limit=args.limit)
+        waiting = output.open_learnmem(args, read_only=True).list_queued_memories(limit=args.limit)
         if args.json:
-            _emit_json(_as_json(waiting))
+            output.emit_json(output.as_json(waiting))
         elif not waiting:
             print("Nothing queued: captures from tool output are stored when the agent stops.")
         else:
             for item in waiting:
-                print(f"{item.id}  {item.captured_at}  {item.tool:<5} {item.category:<8} {_one_line(item.content, 200)}")
+                print(f"{item.id}  {item.captured_at}  {item.tool:<5} {item.category:<8} {output.one_line(item.content, 200)}")
 
 
 def cmd_forget(args: argparse.Namespace) -> None:
     """Forget memories (one by id, by category and/or tags, or all): hidden, or with --hard deleted for good."""
-    result = _open(args).forget(args.id, category=args.category, tags=args.tag, everything=args.all, hard=args.hard)
+    result = output.open_learnmem(args).forget(args.id, category=args.category, tags=args.tag, everything=args.all, hard=args.hard)
     if args.json:
-        _emit_json(_as_json(result))
+        output.emit_json(output.as_json(result))
         return
     what = result.ids[0] if args.id else f"{result.count} memor{'y' if result.count == 1 else 'ies'}"
     print(f"Forgot {what}" + (" for good: deleted, and the file rewritten without it" if result.hard else ""))
@@ -280,14 +181,14 @@ def cmd_forget(args: argparse.Namespace) -> None:
 
 def cmd_compact(args: argparse.Namespace) -> None:
     """Show (or with --apply, merge) groups of near-duplicate memories."""
-    result = _open(args).compact_memories(category=args.category, dry_run=not args.apply)
+    result = output.open_learnmem(args).compact_memories(category=args.category, dry_run=not args.apply)
     if args.json:
-        _emit_json(_as_json(result))
+        output.emit_json(output.as_json(result))
         return
     for group in result.groups:
-        print(f"keep {group.keep.id}  {_one_line(group.keep.content, 90)}")
+        print(f"keep {group.keep.id}  {output.one_line(group.keep.content, 90)}")
         for old in group.merged:
-            print(f"  {'merged' if args.apply else 'would merge'} {old.id}  {_one_line(old.content, 80)}")
+            print(f"  {'merged' if args.apply else 'would merge'} {old.id}  {output.one_line(old.content, 80)}")
     verb = "now" if args.apply else "would be"
     print(f"{len(result.groups)} groups; current memories {result.memories_before} -> {result.memories_after} "
           f"({verb})" + (f"; backup at {result.backup}" if result.backup else "; --apply to merge"))
@@ -295,18 +196,18 @@ def cmd_compact(args: argparse.Namespace) -> None:
 
 def cmd_restore(args: argparse.Namespace) -> None:
     """Bring back a memory that `forget` hid."""
-    memory = _open(args).restore_memory(args.id)
+    memory = output.open_learnmem(args).restore_memory(args.id)
     if args.json:
-        _emit_json(_as_json(memory))
+        output.emit_json(output.as_json(memory))
     else:
         print(f"Restored {memory.id}")
 
 
 def cmd_supersede(args: argparse.Namespace) -> None:
     """Replace a memory with a new text; the old one is kept, superseded."""
-    result = _open(args).supersede_memory(args.id, args.text)
+    result = output.open_learnmem(args).supersede_memory(args.id, args.text)
     if args.json:
-        _emit_json(_as_json(result))
+        output.emit_json(output.as_json(result))
     else:
         print(f"Remembered {result.id}, superseding {result.superseded}")
 
@@ -315,7 +216,7 @@ def cmd_sql(args: argparse.Namespace) -> None:
     """Run a read-only SQL query and print its rows."""
     import duckdb
 
-    lm = _open(args, read_only=True)
+    lm = output.open_learnmem(args, read_only=True)
     try:
         relation = lm.sql(args.query)
         # DuckDB returns no relation for a statement without a result set.
@@ -323,11 +224,11 @@ def cmd_sql(args: argparse.Namespace) -> None:
         rows = relation.fetchall() if relation is not None else []
     except duckdb.Error as exc:
         # A typo, an unknown table, a write refused in read-only mode: the query's fault, not a crash.
-        raise UserError(str(exc).split("\n\n")[0]) from None
+        raise output.UserError(str(exc).split("\n\n")[0]) from None
     if args.json:
-        _emit_json([dict(zip(columns, row, strict=True)) for row in rows])
+        output.emit_json([dict(zip(columns, row, strict=True)) for row in rows])
     elif columns:
-        print(_format_table(columns, rows))
+        print(output.format_table(columns, rows))
     else:
         print("OK")
 
@@ -343,20 +244,20 @@ def cmd_reembed(args: argparse.Namespace) -> None:
     count = lm.reembed()
     info = lm.info()
     if args.json:
-        _emit_json({"reembedded": count, "embedding_model": info.embedding_model, "embedding_dim": info.embedding_dim})
+        output.emit_json({"reembedded": count, "embedding_model": info.embedding_model, "embedding_dim": info.embedding_dim})
     else:
         print(f"Re-embedded {count} memories with {info.embedding_model} ({info.embedding_dim}-d)")
 
 
 def cmd_info(args: argparse.Namespace) -> None:
     """Describe the database file: where, how big, what model, how many rows."""
-    info = _open(args, read_only=True).info()
+    info = output.open_learnmem(args, read_only=True).info()
     if args.json:
-        _emit_json(_as_json(info))
+        output.emit_json(output.as_json(info))
         return
     pairs = [
         ("file", info.path),
-        ("size", f"{_human_bytes(info.file_bytes)} (+ {_human_bytes(info.wal_bytes)} WAL)"),
+        ("size", f"{output.human_bytes(info.file_bytes)} (+ {output.human_bytes(info.wal_bytes)} WAL)"),
         ("schema", f"version {info.schema_version} (learnmem {info.library_version})"),
         ("model", f"{info.embedding_model} ({info.embedding_dim}-d)"),
     ]
@@ -537,7 +438,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _fail(message: str, status: int) -> NoReturn:
     """Print one error line and exit."""
-    print(f"{PROG}: error: {_one_line(message)}", file=sys.stderr)
+    print(f"{PROG}: error: {output.one_line(message)}", file=sys.stderr)
     raise SystemExit(status)
 
 
@@ -579,7 +480,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         # devnull so the interpreter's final flush does not complain.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise SystemExit(0) from None
-    except UserError as exc:
+    except output.UserError as exc:
         _fail(str(exc), 2)
     except Exception as exc:
         from learnmem.errors import LearnmemError

@@ -1,27 +1,22 @@
 """`learnmem index|search-code|callers|callees|index-stats|remove-file`: the code index (learnmem/code/), each one library call plus
 formatting.
 
-Like cli.py, this imports only the standard library at import time.
+Like app.py, this imports only the standard library at import time.
 """
 
 from __future__ import annotations
 
+from learnmem.cli import output
 import argparse
 from collections.abc import Callable
 
 
-def _tools():
-    from learnmem.cli import app as cli  # the shared helpers; imported late, cli imports this module
-
-    return cli
-
 
 def cmd_index(args: argparse.Namespace) -> None:
     """Index the source files of a folder (incremental)."""
-    cli = _tools()
-    result = cli._open(args).index_codebase(args.path, project=args.project, progress=not (args.quiet or args.json))
+    result = output.open_learnmem(args).index_codebase(args.path, project=args.project, progress=not (args.quiet or args.json))
     if args.json:
-        cli._emit_json(cli._as_json(result))
+        output.emit_json(output.as_json(result))
         return
     print(
         f"{result.project}: {result.files_indexed} files indexed, {result.files_unchanged} unchanged, "
@@ -34,9 +29,8 @@ def cmd_index(args: argparse.Namespace) -> None:
 
 
 def _print_edges(edges: list, args: argparse.Namespace) -> None:
-    cli = _tools()
     if args.json:
-        cli._emit_json(cli._as_json(edges))
+        output.emit_json(output.as_json(edges))
         return
     for edge in edges:
         callee = f"{edge.callee_module}.{edge.callee_qualified_name}" if edge.callee_qualified_name else f"{edge.callee_name} (unresolved)"
@@ -48,40 +42,36 @@ def _print_edges(edges: list, args: argparse.Namespace) -> None:
 
 def cmd_search_code(args: argparse.Namespace) -> None:
     """Search indexed code by meaning and identifiers."""
-    cli = _tools()
-    hits = cli._open(args, read_only=True).search_code(
+    hits = output.open_learnmem(args, read_only=True).search_code(
         args.query, project=args.project, language=args.language, unit_type=args.unit_type, limit=args.limit
     )
     if args.json:
-        cli._emit_json(cli._as_json(hits))
+        output.emit_json(output.as_json(hits))
         return
     for hit in hits:
         name = hit.qualified_name or "(module)"
         print(f"{hit.score:.3f}  {hit.file_path}:{hit.start_line}-{hit.end_line}  {hit.unit_type} {name}  [{hit.module}]")
         if hit.signature:
-            print(f"       {cli._one_line(hit.signature, 100)}")
+            print(f"       {output.one_line(hit.signature, 100)}")
     if not hits:
         print("(no code found: index a folder first with `learnmem index`)")
 
 
 def cmd_callers(args: argparse.Namespace) -> None:
     """Show who calls a function."""
-    cli = _tools()
-    _print_edges(cli._open(args, read_only=True).find_callers(args.name, project=args.project), args)
+    _print_edges(output.open_learnmem(args, read_only=True).find_callers(args.name, project=args.project), args)
 
 
 def cmd_callees(args: argparse.Namespace) -> None:
     """Show what a function calls."""
-    cli = _tools()
-    _print_edges(cli._open(args, read_only=True).find_callees(args.name, project=args.project), args)
+    _print_edges(output.open_learnmem(args, read_only=True).find_callees(args.name, project=args.project), args)
 
 
 def cmd_index_stats(args: argparse.Namespace) -> None:
     """Show what the code index holds."""
-    cli = _tools()
-    stats = cli._open(args, read_only=True).get_indexing_stats(project=args.project)
+    stats = output.open_learnmem(args, read_only=True).get_indexing_stats(project=args.project)
     if args.json:
-        cli._emit_json(cli._as_json(stats))
+        output.emit_json(output.as_json(stats))
         return
     languages = ", ".join(f"{language} {count}" for language, count in stats.files_by_language.items())
     print(f"{', '.join(stats.projects) or '(no code indexed: index a folder with `learnmem index`)'}: "
@@ -98,10 +88,9 @@ def cmd_index_stats(args: argparse.Namespace) -> None:
 
 def cmd_remove_file(args: argparse.Namespace) -> None:
     """Take one file out of the code index."""
-    cli = _tools()
-    result = cli._open(args).remove_file(args.path, project=args.project)
+    result = output.open_learnmem(args).remove_file(args.path, project=args.project)
     if args.json:
-        cli._emit_json(cli._as_json(result))
+        output.emit_json(output.as_json(result))
         return
     print(f"{result.project}: removed {result.file} ({result.units_removed} units, {result.calls_removed} call "
           f"sites); calls of other files into it: {result.calls_unresolved} now unresolved, "
@@ -121,7 +110,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
 
 
 def add_arguments(commands: dict[str, argparse.ArgumentParser]) -> None:
-    """The arguments of the code commands (their parsers are made by cli.build_parser)."""
+    """The arguments of the code commands (their parsers are made by app.build_parser)."""
     index = commands["index"]
     index.add_argument("path", nargs="?", default=".", metavar="PATH", help="folder to index (default: .)")
     index.add_argument("--project", metavar="P", help="project name (default: the folder's name)")

@@ -1,38 +1,32 @@
 """`learnmem context|premortem`: what the agent should know now, each one library call plus formatting.
 
-Like cli.py, this imports only the standard library at import time.
+Like app.py, this imports only the standard library at import time.
 """
 
 from __future__ import annotations
 
+from learnmem.cli import output
 import argparse
 from collections.abc import Callable
 
 
-def _tools():
-    from learnmem.cli import app as cli  # the shared helpers; imported late, cli imports this module
-
-    return cli
-
 
 def cmd_context(args: argparse.Namespace) -> None:
     """Print light context (or rich context for a situation, with --rich) as markdown."""
-    cli = _tools()
-    result = cli._open(args, read_only=True).get_context(
+    result = output.open_learnmem(args, read_only=True).get_context(
         args.situation, depth="rich" if args.rich else "light", max_tokens=args.max_tokens,
         include_code=not args.no_code, project=args.project, spec=args.spec)
     if args.json:
-        cli._emit_json(cli._as_json(result))
+        output.emit_json(output.as_json(result))
     else:
         print(result.markdown)
 
 
 def cmd_premortem(args: argparse.Namespace) -> None:
     """Print how a strategy went on a domain before: counts, failures, root causes, surprises, values."""
-    cli = _tools()
-    result = cli._open(args, read_only=True).get_premortem(args.domain, args.strategy, args.situation)
+    result = output.open_learnmem(args, read_only=True).get_premortem(args.domain, args.strategy, args.situation)
     if args.json:
-        cli._emit_json(cli._as_json(result))
+        output.emit_json(output.as_json(result))
     else:
         print(result.markdown)
 
@@ -44,7 +38,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
 
 
 def add_arguments(commands: dict[str, argparse.ArgumentParser]) -> None:
-    """The arguments of the context commands (their parsers are made by cli.build_parser)."""
+    """The arguments of the context commands (their parsers are made by app.build_parser)."""
     context = commands["context"]
     context.add_argument("situation", nargs="?", metavar="SITUATION",
                          help="what happened or what you are about to do (needed with --rich)")

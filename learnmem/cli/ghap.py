@@ -1,6 +1,6 @@
 """`learnmem ghap ...`: GHAP tracking from the command line, each one library call plus formatting.
 
-Like cli.py, this imports only the standard library at import time. `status`,
+Like app.py, this imports only the standard library at import time. `status`,
 `start`, `update` and `list` are on the hot path (hooks run them on every
 prompt): they open the file with `learnmem.storage.store.Store` and call `learnmem.learning.ghap`
 directly, which import DuckDB but not the facade, numpy, pyarrow or the model.
@@ -10,6 +10,7 @@ directly, which import DuckDB but not the facade, numpy, pyarrow or the model.
 
 from __future__ import annotations
 
+from learnmem.cli import output
 import argparse
 import sys
 from collections.abc import Callable
@@ -17,11 +18,6 @@ from collections.abc import Callable
 # The width of the file's vectors; a file made with another model keeps its own (Store does not check it).
 _EMBEDDING_DIM = 384
 
-
-def _tools():
-    from learnmem.cli import app as cli  # the shared helpers; imported late, cli imports this module
-
-    return cli
 
 
 def _store(args: argparse.Namespace, *, read_only: bool):
@@ -33,9 +29,8 @@ def _store(args: argparse.Namespace, *, read_only: bool):
 
 
 def _emit(args: argparse.Namespace, result, text: str) -> None:
-    cli = _tools()
     if args.json:
-        cli._emit_json(cli._as_json(result))
+        output.emit_json(output.as_json(result))
     else:
         print(text)
 
@@ -80,20 +75,20 @@ def _lesson_and_cause(args: argparse.Namespace) -> tuple[dict | None, dict | Non
 def cmd_resolve(args: argparse.Namespace) -> None:
     """Resolve the active entry."""
     cause, lesson = _lesson_and_cause(args)
-    result = _tools()._open(args).resolve_ghap(args.status, args.result, surprise=args.surprise, root_cause=cause,
+    result = output.open_learnmem(args).resolve_ghap(args.status, args.result, surprise=args.surprise, root_cause=cause,
                                                lesson=lesson, auto_captured=args.auto_captured)
     _emit(args, result, f"Resolved {result.id}: {result.status} ({result.confidence_tier})")
 
 
 def cmd_abandon(args: argparse.Namespace) -> None:
     """Abandon the active entry with a reason."""
-    result = _tools()._open(args).abandon_ghap(args.reason)
+    result = output.open_learnmem(args).abandon_ghap(args.reason)
     _emit(args, result, f"Abandoned {result.id}")
 
 
 def cmd_adopt(args: argparse.Namespace) -> None:
     """Take the entry an earlier session left active into the current session."""
-    result = _tools()._open(args).adopt_orphan()
+    result = output.open_learnmem(args).adopt_orphan()
     _emit(args, result, f"Adopted {result.id} into the current session: {result.goal}")
 
 
@@ -122,53 +117,49 @@ def cmd_list(args: argparse.Namespace) -> None:
 
     entries = ghap.list_ghap_entries(_store(args, read_only=True), limit=args.limit, domain=args.domain,
                                      outcome=args.outcome, since=args.since)
-    cli = _tools()
     if args.json:
-        cli._emit_json(cli._as_json(entries))
+        output.emit_json(output.as_json(entries))
         return
     for entry in entries:
         state = f"{entry.outcome_status} ({entry.confidence_tier})" if entry.outcome_status else "active"
-        print(f"{entry.id}  {_short(entry.created_at)}  {entry.domain:<13}  {state:<20}  {cli._one_line(entry.goal, 70)}")
+        print(f"{entry.id}  {_short(entry.created_at)}  {entry.domain:<13}  {state:<20}  {output.one_line(entry.goal, 70)}")
     if not entries:
         print("(no GHAP entries)")
 
 
 def cmd_search(args: argparse.Namespace) -> None:
     """Search resolved entries (experiences) on one axis."""
-    cli = _tools()
-    hits = cli._open(args).search_experiences(args.query, axis=args.axis, domain=args.domain, outcome=args.outcome,
+    hits = output.open_learnmem(args).search_experiences(args.query, axis=args.axis, domain=args.domain, outcome=args.outcome,
                                               limit=args.limit, include_cold=args.include_cold)
     if args.json:
-        cli._emit_json(cli._as_json(hits))
+        output.emit_json(output.as_json(hits))
         return
     for hit in hits:
         print(f"{hit.score:.3f}  {hit.ghap_id}  {hit.outcome_status} ({hit.confidence_tier})  "
-              f"{cli._one_line(hit.goal, 60)}")
-        print(f"       {cli._one_line(hit.outcome_result, 100)}")
+              f"{output.one_line(hit.goal, 60)}")
+        print(f"       {output.one_line(hit.outcome_result, 100)}")
     if not hits:
         print("(no experiences found: resolve entries with `learnmem ghap resolve`)")
 
 
 def cmd_export(args: argparse.Namespace) -> None:
     """Write the entries as JSON lines to a file or stdout."""
-    cli = _tools()
-    lm = cli._open(args, read_only=True)
+    lm = output.open_learnmem(args, read_only=True)
     if args.out is None:  # the JSON lines are the output; --json changes nothing
         lm.export_ghap(sys.stdout, include_active=args.include_active)
         return
     count = lm.export_ghap(args.out, include_active=args.include_active)
     if args.json:
-        cli._emit_json({"exported": count, "path": args.out})
+        output.emit_json({"exported": count, "path": args.out})
     else:
         print(f"Exported {count} entries to {args.out}")
 
 
 def cmd_import(args: argparse.Namespace) -> None:
     """Import entries from a JSONL file or a journal directory."""
-    result = _tools()._open(args).import_ghap(args.source)
-    cli = _tools()
+    result = output.open_learnmem(args).import_ghap(args.source)
     if args.json:
-        cli._emit_json(cli._as_json(result))
+        output.emit_json(output.as_json(result))
         return
     print(f"Imported {result.imported} entries ({result.skipped_duplicates} duplicates skipped, "
           f"{len(result.errors)} lines rejected)")

@@ -1,18 +1,14 @@
 """`learnmem git ...`: the git-history subcommands, each one library call plus formatting.
 
-Like cli.py, this imports only the standard library at import time.
+Like app.py, this imports only the standard library at import time.
 """
 
 from __future__ import annotations
 
+from learnmem.cli import output
 import argparse
 from collections.abc import Callable
 
-
-def _tools():
-    from learnmem.cli import app as cli  # the shared helpers; imported late, cli imports this module
-
-    return cli
 
 
 def _short_date(iso_time: str | None) -> str:
@@ -21,13 +17,12 @@ def _short_date(iso_time: str | None) -> str:
 
 def cmd_index(args: argparse.Namespace) -> None:
     """Index a repository's commits (incremental)."""
-    cli = _tools()
-    result = cli._open(args).index_commits(
+    result = output.open_learnmem(args).index_commits(
         args.path, since=args.since, project=args.project, all_branches=args.all_branches,
         embed=not args.no_embed, progress=not (args.quiet or args.json),
     )
     if args.json:
-        cli._emit_json(cli._as_json(result))
+        output.emit_json(output.as_json(result))
         return
     print(f"{result.project}: {result.commits_added} commits added, {result.commits_removed} removed "
           f"({result.commits_total} in all, {result.commits_embedded} embedded) in {result.seconds:.1f} s")
@@ -37,85 +32,79 @@ def cmd_index(args: argparse.Namespace) -> None:
 
 def cmd_search(args: argparse.Namespace) -> None:
     """Search commit messages and paths."""
-    cli = _tools()
-    hits = cli._open(args, read_only=True).search_commits(
+    hits = output.open_learnmem(args, read_only=True).search_commits(
         args.query, author=args.author, since=args.since, until=args.until, path=args.path, limit=args.limit,
         project=args.project,
     )
     if args.json:
-        cli._emit_json(cli._as_json(hits))
+        output.emit_json(output.as_json(hits))
         return
     for hit in hits:
         print(f"{hit.score:.3f}  {hit.sha[:10]}  {_short_date(hit.authored_at)}  {hit.author}  "
-              f"{cli._one_line(hit.subject, 80)}")
+              f"{output.one_line(hit.subject, 80)}")
     if not hits:
         print("(no commits found: index a repository first with `learnmem git index`)")
 
 
 def cmd_history(args: argparse.Namespace) -> None:
     """Show the commits that changed a file."""
-    cli = _tools()
-    entries = cli._open(args, read_only=True).get_file_history(args.path, limit=args.limit, project=args.project)
+    entries = output.open_learnmem(args, read_only=True).get_file_history(args.path, limit=args.limit, project=args.project)
     if args.json:
-        cli._emit_json(cli._as_json(entries))
+        output.emit_json(output.as_json(entries))
         return
     for entry in entries:
         lines = "binary" if entry.is_binary else f"+{entry.insertions} -{entry.deletions}"
         renamed = f" (from {entry.old_path})" if entry.old_path else ""
         print(f"{entry.sha[:10]}  {_short_date(entry.authored_at)}  {entry.author}  {entry.change_type} {lines}  "
-              f"{entry.path}{renamed}  {cli._one_line(entry.subject, 60)}")
+              f"{entry.path}{renamed}  {output.one_line(entry.subject, 60)}")
 
 
 def cmd_hotspots(args: argparse.Namespace) -> None:
     """Show the files that changed most in a window."""
-    cli = _tools()
-    spots = cli._open(args, read_only=True).get_churn_hotspots(
+    spots = output.open_learnmem(args, read_only=True).get_churn_hotspots(
         days=args.days, limit=args.limit, as_of=args.as_of, project=args.project
     )
     if args.json:
-        cli._emit_json(cli._as_json(spots))
+        output.emit_json(output.as_json(spots))
         return
     rows = [(s.path, s.commits, f"+{s.insertions}", f"-{s.deletions}", s.authors, _short_date(s.last_change))
             for s in spots]
-    print(cli._format_table(["path", "commits", "added", "removed", "authors", "last change"], rows))
+    print(output.format_table(["path", "commits", "added", "removed", "authors", "last change"], rows))
 
 
 def cmd_authors(args: argparse.Namespace) -> None:
     """Show who wrote a file."""
-    cli = _tools()
-    authors = cli._open(args, read_only=True).get_code_authors(args.path, project=args.project)
+    authors = output.open_learnmem(args, read_only=True).get_code_authors(args.path, project=args.project)
     if args.json:
-        cli._emit_json(cli._as_json(authors))
+        output.emit_json(output.as_json(authors))
         return
     rows = [(f"{a.author} <{a.author_email}>", a.commits, f"+{a.insertions}", f"-{a.deletions}", a.lines_owned,
              f"{a.share:.0%}", f"{_short_date(a.first_change)}..{_short_date(a.last_change)}") for a in authors]
-    print(cli._format_table(["author", "commits", "added", "removed", "lines", "share", "active"], rows))
+    print(output.format_table(["author", "commits", "added", "removed", "lines", "share", "active"], rows))
 
 
 def cmd_blame(args: argparse.Namespace) -> None:
     """Show who last changed each line of a file."""
-    cli = _tools()
-    entries = cli._open(args, read_only=True).get_blame(
+    entries = output.open_learnmem(args, read_only=True).get_blame(
         args.path, start_line=args.start, end_line=args.end, rev=args.rev, project=args.project
     )
     if args.json:
-        cli._emit_json(cli._as_json(entries))
+        output.emit_json(output.as_json(entries))
         return
     for entry in entries:
         print(f"{entry.start_line:>5}-{entry.end_line:<5} {entry.sha[:10]}  {_short_date(entry.authored_at)}  "
-              f"{entry.author}  {cli._one_line(entry.summary, 70)}")
+              f"{entry.author}  {output.one_line(entry.summary, 70)}")
 
 
 def cmd_unit_history(args: argparse.Namespace) -> None:
     """Show the commits that changed a function's lines."""
-    cli = _tools()
-    changes = cli._open(args, read_only=True).get_unit_history(args.name, project=args.project, limit=args.limit)
+    changes = output.open_learnmem(args, read_only=True).get_unit_history(args.name, project=args.project, limit=args.limit)
     if args.json:
-        cli._emit_json(cli._as_json(changes))
+        output.emit_json(output.as_json(changes))
         return
     for change in changes:
         print(f"{change.sha[:10]}  {_short_date(change.authored_at)}  {change.author}  "
-              f"{change.path}:{change.start_line}-{change.end_line}  {cli._one_line(change.subject, 70)}")
+              f"{change.path}:{change.start_line}-{change.end_line}  {output.one_line(change.subject, 70)}")
     if not changes:
         print("(no commits changed these lines)")
 

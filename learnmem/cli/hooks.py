@@ -1,7 +1,7 @@
 """`learnmem hook <event>`: the Claude Code hook entry points; the logic is learnmem/agents/hooks.py.
 
 Claude Code runs the command with the event's JSON on stdin and reads the answer (its hook JSON, or
-nothing) from stdout. Like cli.py this imports only the standard library at import time, and so does
+nothing) from stdout. Like app.py this imports only the standard library at import time, and so does
 hooks.py: the PreToolUse hook runs before every tool call and must not pay for DuckDB unless a check-in
 is due.
 
@@ -37,10 +37,12 @@ def _stdin() -> bytes:
 
 
 def _started_as_a_hook() -> bool:
-    """This process was started to answer the hook (`learnmem hook ...`, `python -m learnmem.cli.app hook ...`),
-    not by a program that calls cli.main itself."""
-    name = os.path.basename(sys.argv[0]).lower() if sys.argv and sys.argv[0] else ""
-    return name in ("learnmem", "learnmem.exe", "cli.py") and "hook" in sys.argv[1:]
+    """This process was started to answer the hook (`learnmem hook ...`, `python -m learnmem.cli hook ...`),
+    not by a program that calls learnmem.cli.main itself."""
+    started = sys.argv[0].replace("\\", "/") if sys.argv and sys.argv[0] else ""
+    name = os.path.basename(started).lower()
+    from_the_package = started.endswith(("learnmem/cli/__main__.py", "learnmem/cli/app.py"))
+    return (name in ("learnmem", "learnmem.exe") or from_the_package) and "hook" in sys.argv[1:]
 
 
 def run(args: argparse.Namespace) -> None:

@@ -1,11 +1,12 @@
 """`learnmem lake push|pull`: between a local file and a project in a lake (learnmem/exchange/lake_sync.py), each one
 library call plus formatting. The lake is `--db ducklake:postgres:...` (or $LEARNMEM_DB).
 
-Like cli.py, this imports only the standard library at import time.
+Like app.py, this imports only the standard library at import time.
 """
 
 from __future__ import annotations
 
+from learnmem.cli import output
 import argparse
 import dataclasses
 from collections.abc import Callable
@@ -19,10 +20,8 @@ def _lake(args: argparse.Namespace):
 
 
 def _report(args: argparse.Namespace, result, verb: str) -> None:
-    from learnmem.cli import app as cli
-
     if args.json:
-        cli._emit_json(dataclasses.asdict(result))
+        output.emit_json(dataclasses.asdict(result))
         return
     total = sum(result.added.values())
     detail = ", ".join(f"{table} {count}" for table, count in result.added.items())

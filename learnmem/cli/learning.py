@@ -1,26 +1,21 @@
 """`learnmem clusters|members|values|value ...`: learning from experience, each one library call plus formatting.
 
-Like cli.py, this imports only the standard library at import time.
+Like app.py, this imports only the standard library at import time.
 """
 
 from __future__ import annotations
 
+from learnmem.cli import output
 import argparse
 from collections.abc import Callable
 
 
-def _tools():
-    from learnmem.cli import app as cli  # the shared helpers; imported late, cli imports this module
-
-    return cli
-
 
 def cmd_clusters(args: argparse.Namespace) -> None:
     """Cluster the experiences of an axis now and list the clusters."""
-    cli = _tools()
-    run = cli._open(args).get_clusters(args.axis)
+    run = output.open_learnmem(args).get_clusters(args.axis)
     if args.json:
-        cli._emit_json(cli._as_json(run))
+        output.emit_json(output.as_json(run))
         return
     cold = f"; {run.cold_count} cold ones left out" if run.cold_count else ""
     print(f"{run.count} clusters of {run.experience_count} experiences on axis {run.axis} "
@@ -33,54 +28,51 @@ def cmd_clusters(args: argparse.Namespace) -> None:
 
 def cmd_members(args: argparse.Namespace) -> None:
     """List the experiences of a cluster, most central first."""
-    cli = _tools()
-    members = cli._open(args, read_only=True).get_cluster_members(args.cluster_id, limit=args.limit)
+    members = output.open_learnmem(args, read_only=True).get_cluster_members(args.cluster_id, limit=args.limit)
     if args.json:
-        cli._emit_json(cli._as_json(members))
+        output.emit_json(output.as_json(members))
         return
     for member in members:
         print(f"{member.score:.3f}  {member.ghap_id}  {member.outcome_status} ({member.confidence_tier})  "
-              f"{cli._one_line(member.goal, 60)}")
+              f"{output.one_line(member.goal, 60)}")
         detail = member.surprise or member.outcome_result
-        print(f"       {cli._one_line(detail, 100)}")
+        print(f"       {output.one_line(detail, 100)}")
 
 
 def cmd_values(args: argparse.Namespace) -> None:
     """List stored values, or search them with --search."""
-    cli = _tools()
-    lm = cli._open(args, read_only=True)
+    lm = output.open_learnmem(args, read_only=True)
     if args.search is not None:
         values = lm.search_values(args.search, axis=args.axis, limit=min(args.limit, 50))
     else:
         values = lm.list_values(axis=args.axis, limit=args.limit)
     if args.json:
-        cli._emit_json(cli._as_json(values))
+        output.emit_json(output.as_json(values))
         return
     for value in values:
         state = " (cluster dissolved)" if value.dissolved_at else ""
-        print(f"{value.id}  {value.cluster_id} ({value.cluster_size}){state}  {cli._one_line(value.text, 90)}")
+        print(f"{value.id}  {value.cluster_id} ({value.cluster_size}){state}  {output.one_line(value.text, 90)}")
     if not values:
         print("(no values: read a cluster with `learnmem members`, then `learnmem value store`)")
 
 
 def cmd_value(args: argparse.Namespace) -> None:
     """Validate or store a value for a cluster."""
-    cli = _tools()
-    lm = cli._open(args)
+    lm = output.open_learnmem(args)
     if args.value_command == "validate":
         check = lm.validate_value(args.text, args.cluster_id)
         if args.json:
-            cli._emit_json(cli._as_json(check))
+            output.emit_json(output.as_json(check))
         else:
             print(f"{'valid' if check.valid else 'invalid'}: {check.reason}")
         if not check.valid:
             raise SystemExit(1)
         return
-    from learnmem.learning.values import cluster_axis  # names the bad part of a malformed id
+    from learnmem.vocabulary import cluster_axis  # names the bad part of a malformed id
 
     stored = lm.store_value(args.text, args.cluster_id, args.axis or cluster_axis(args.cluster_id))
     if args.json:
-        cli._emit_json(cli._as_json(stored))
+        output.emit_json(output.as_json(stored))
     else:
         print(f"Stored {stored.id} for {stored.cluster_id} ({stored.cluster_size} experiences, "
               f"similarity {stored.similarity_to_centroid:.3f})")
@@ -96,7 +88,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
 
 def add_arguments(commands: dict[str, argparse.ArgumentParser], common: argparse.ArgumentParser,
                   parser_class) -> None:
-    """The arguments of the learning commands (their parsers are made by cli.build_parser)."""
+    """The arguments of the learning commands (their parsers are made by app.build_parser)."""
     commands["clusters"].add_argument("axis", metavar="AXIS", help="full, strategy, surprise or root_cause")
     members = commands["members"]
     members.add_argument("cluster_id", metavar="CLUSTER_ID", help="e.g. surprise-3 (from `learnmem clusters`)")

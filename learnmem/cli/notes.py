@@ -1,19 +1,15 @@
 """`learnmem notes export|import` and `learnmem sync push|pull [REMOTE]`: memories and values shared as git
 notes (learnmem/exchange/notes.py), each one library call plus formatting.
 
-Like cli.py, this imports only the standard library at import time.
+Like app.py, this imports only the standard library at import time.
 """
 
 from __future__ import annotations
 
+from learnmem.cli import output
 import argparse
 from collections.abc import Callable
 
-
-def _tools():
-    from learnmem.cli import app as cli  # the shared helpers; imported late, cli imports this module
-
-    return cli
 
 
 def _print_export(result) -> None:
@@ -33,8 +29,7 @@ def _print_import(result, origin: str) -> None:
 
 def cmd_notes(args: argparse.Namespace) -> None:
     """Write the memories and values as git notes, or import the local notes into the file."""
-    cli = _tools()
-    lm = cli._open(args)
+    lm = output.open_learnmem(args)
     if args.notes_command == "export":
         if args.allow_secrets:
             from learnmem.errors import ValidationError
@@ -43,26 +38,25 @@ def cmd_notes(args: argparse.Namespace) -> None:
                                 "shared; an export shares what this file holds")
         result = lm.export_notes(args.repo)
         if args.json:
-            cli._emit_json(cli._as_json(result))
+            output.emit_json(output.as_json(result))
         else:
             _print_export(result)
         return
     result = lm.import_notes(args.repo, progress=not (args.quiet or args.json), allow_secrets=args.allow_secrets)
     if args.json:
-        cli._emit_json(cli._as_json(result))
+        output.emit_json(output.as_json(result))
     else:
         _print_import(result, "the local notes refs")
 
 
 def cmd_sync(args: argparse.Namespace) -> None:
     """Pull (fetch, import, merge) or push (pull, then send) the learnmem notes refs of a remote."""
-    cli = _tools()
-    lm = cli._open(args)
+    lm = output.open_learnmem(args)
     method = lm.push_notes if args.sync_command == "push" else lm.pull_notes
     result = method(args.remote, repo=args.repo, progress=not (args.quiet or args.json),
                     allow_secrets=args.allow_secrets)
     if args.json:
-        cli._emit_json(cli._as_json(result))
+        output.emit_json(output.as_json(result))
         return
     _print_import(result.imported, f"{result.remote} ({len(result.remote_refs)} refs fetched)")
     _print_export(result.exported)
@@ -77,7 +71,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
 
 
 def add_arguments(commands: dict[str, argparse.ArgumentParser]) -> None:
-    """The arguments of `notes` and `sync` (their parsers are made by cli.build_parser)."""
+    """The arguments of `notes` and `sync` (their parsers are made by app.build_parser)."""
     notes = commands["notes"]
     notes.add_argument("notes_command", choices=("export", "import"), metavar="export|import",
                        help="export: write the file's memories and values as notes; import: store what the "

@@ -1,30 +1,25 @@
 """`learnmem backup|export|import`: a consistent copy of the file, and the user's data as JSON lines or
 markdown (learnmem/exchange/portable.py), each one library call plus formatting.
 
-Like cli.py, this imports only the standard library at import time.
+Like app.py, this imports only the standard library at import time.
 """
 
 from __future__ import annotations
 
+from learnmem.cli import output
 import argparse
 import os
 import sys
 from collections.abc import Callable
 
 
-def _tools():
-    from learnmem.cli import app as cli  # the shared helpers; imported late, cli imports this module
-
-    return cli
-
 
 def cmd_backup(args: argparse.Namespace) -> None:
     """Copy the database file, consistently, and print the copy's path."""
-    cli = _tools()
     # Read-only: a missing file is an error rather than created; the backup itself takes the writer lock.
-    path = cli._open(args, read_only=True).backup(args.out)
+    path = output.open_learnmem(args, read_only=True).backup(args.out)
     if args.json:
-        cli._emit_json({"path": str(path), "bytes": path.stat().st_size})
+        output.emit_json({"path": str(path), "bytes": path.stat().st_size})
     else:
         print(path)
 
@@ -38,14 +33,13 @@ def _export_format(args: argparse.Namespace) -> str:
 
 def cmd_export(args: argparse.Namespace) -> None:
     """Write memories, GHAP entries and values as JSON lines or markdown to PATH (`-`: standard output)."""
-    cli = _tools()
-    lm = cli._open(args, read_only=True)
+    lm = output.open_learnmem(args, read_only=True)
     if args.path == "-":  # the data is the output; --json changes nothing
         lm.export_data(sys.stdout, _export_format(args))
         return
     result = lm.export_data(args.path, _export_format(args))
     if args.json:
-        cli._emit_json(cli._as_json(result))
+        output.emit_json(output.as_json(result))
     else:
         print(f"Exported {result.memories} memories, {result.ghap_entries} GHAP entries and {result.values} values "
               f"to {result.path} ({result.format})")
@@ -53,11 +47,10 @@ def cmd_export(args: argparse.Namespace) -> None:
 
 def cmd_import(args: argparse.Namespace) -> None:
     """Import a JSON lines export or a markdown memory file, merging by id."""
-    cli = _tools()
-    result = cli._open(args).import_data(args.path, format=args.format, progress=not (args.quiet or args.json),
+    result = output.open_learnmem(args).import_data(args.path, format=args.format, progress=not (args.quiet or args.json),
                                          allow_secrets=args.allow_secrets)
     if args.json:
-        cli._emit_json(cli._as_json(result))
+        output.emit_json(output.as_json(result))
         return
     imported, skipped = result.imported, result.skipped
     print(f"Imported {imported['memories']} memories, {imported['ghap_entries']} GHAP entries and "
@@ -79,7 +72,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
 
 
 def add_arguments(commands: dict[str, argparse.ArgumentParser]) -> None:
-    """The arguments of the portability commands (their parsers are made by cli.build_parser)."""
+    """The arguments of the portability commands (their parsers are made by app.build_parser)."""
     commands["backup"].add_argument("--out", metavar="DIR",
                                     help="folder for the copy (default: beside the database file)")
     export = commands["export"]

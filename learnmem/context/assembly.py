@@ -7,7 +7,7 @@ and the newest memories, recent commits and churn hotspots. Rich context (after 
 or on request; needs a situation): similar experiences with their lessons, values,
 recurring root causes and surprises, relevant memories and code units.
 
-Cold experiences (bronze and abandoned by default: ghap.cold_tiers) are left out of every section, as
+Cold experiences (bronze and abandoned by default: terms.cold_tiers) are left out of every section, as
 search_experiences leaves them out by default; a premortem's counts and patterns still tally them.
 
 Each source ranks its own items. Items are de-duplicated across sources (same id,
@@ -16,8 +16,9 @@ until `max_tokens` is spent (counted with the embedder's tokenizer), so that a l
 list of memories cannot crowd out the one lesson that matters. The result is
 compact markdown; every line ends with the id to drill down with.
 
-This is the one area that reads all the others, so it composes them through the
-`Learnmem` facade rather than the store alone.
+This is the one area that reads all the others, so it composes them through
+the methods of the `Learnmem` facade (`Areas` below names them) rather than the
+store alone; the hooks pass their one-shot view (oneshot.py) instead.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
+from learnmem.learning import terms
 from learnmem.learning import ghap
 from learnmem.storage import sql
 from learnmem import validate
@@ -37,8 +39,22 @@ from learnmem.learning.records import Value
 from learnmem.storage.store import iso
 from learnmem.text import clip
 
-if TYPE_CHECKING:
-    from learnmem.api import Learnmem
+
+
+class Areas(Protocol):
+    """What assembly reads: the `Learnmem` facade has all of it; the hooks' one-shot view the common part."""
+
+    store: Any
+    cold_tier: str | None
+
+    def retrieve_memories(self, query: str, limit: int = 10, **filters: Any) -> list: ...
+    def search_code(self, query: str, limit: int = 10, **filters: Any) -> list: ...
+    def get_churn_hotspots(self, days: int = 90, limit: int = 10, **filters: Any) -> list: ...
+    def get_active_ghap(self) -> ActiveGhap: ...
+    def search_experiences(self, query: str, axis: str = "full", **filters: Any) -> list[Experience]: ...
+    def list_values(self, axis: str | None = None, limit: int = 20) -> list[Value]: ...
+    def search_values(self, query: str, axis: str | None = None, limit: int = 5) -> list[Value]: ...
+    def count_tokens(self, texts: Sequence[str]) -> list[int]: ...
 
 DEPTHS = ("light", "rich")
 MIN_TOKENS, MAX_TOKENS = 100, 32_000
@@ -65,7 +81,7 @@ class _Section:
 # -- get_context ----------------------------------------------------------------------
 
 
-def get_context(lm: Learnmem, situation: str | None = None, depth: str = "light", max_tokens: int = 2000,
+def get_context(lm: Areas, situation: str | None = None, depth: str = "light", max_tokens: int = 2000,
                 include_code: bool = True, project: str | None = None, spec: str | None = None) -> Context:
     """Light or rich context as markdown within `max_tokens` (see the module docstring). Light context for
     a `spec` leads with that spec's blockers, decisions and learnings; without one, with recent patterns."""
@@ -89,7 +105,7 @@ def get_context(lm: Learnmem, situation: str | None = None, depth: str = "light"
     return _assemble(lm.count_tokens, header, depth, situation, max_tokens, _deduplicated(sections))
 
 
-def _light_sections(lm: Learnmem, situation: str | None, project: str | None, spec: str | None) -> list[_Section]:
+def _light_sections(lm: Areas, situation: str | None, project: str | None, spec: str | None) -> list[_Section]:
     active = lm.get_active_ghap()
     sections = [
         _Section("Active GHAP", _active(active)),
@@ -114,7 +130,7 @@ def _light_sections(lm: Learnmem, situation: str | None, project: str | None, sp
     return sections
 
 
-def _rich_sections(lm: Learnmem, situation: str, include_code: bool, project: str | None) -> list[_Section]:
+def _rich_sections(lm: Areas, situation: str, include_code: bool, project: str | None) -> list[_Section]:
     similar = lm.search_experiences(situation, axis="full", limit=6)
     values = lm.search_values(situation, limit=5) + lm.search_values(situation, axis="strategy", limit=2)
     sections = [
@@ -137,10 +153,10 @@ def _active(active: ActiveGhap) -> tuple[_Candidate, ...]:
     return (_Candidate("active", active.id, clip(text, 2 * MAX_LINE_CHARS), 1.0, active.id),)
 
 
-def _recent_experiences(lm: Learnmem, limit: int) -> tuple[_Candidate, ...]:
+def _recent_experiences(lm: Areas, limit: int) -> tuple[_Candidate, ...]:
     with lm.store.read() as con:  # cold experiences left out, as search_experiences does by default
         rows = _dicts(con.execute(sql.query("recent_experiences"),
-                                  {"limit": limit, "cold": list(ghap.cold_tiers(lm.cold_tier))}))
+                                  {"limit": limit, "cold": list(terms.cold_tiers(lm.cold_tier))}))
     return tuple(_experience_line(row["id"], row, 1.0 / (rank + 1), rich=False) for rank, row in enumerate(rows))
 
 
@@ -184,14 +200,14 @@ def _memory(memory_id: str, category: str, content: str, score: float) -> _Candi
                       _normal(content))
 
 
-def _stored_memories(lm: Learnmem, query: str, limit: int, **params: str) -> list[_Candidate]:
+def _stored_memories(lm: Areas, query: str, limit: int, **params: str) -> list[_Candidate]:
     with lm.store.read() as con:
         rows = con.execute(query, {"limit": limit, **params}).fetchall()
     return [_memory(memory_id, category, content, 1.0 / (rank + 1))
             for rank, (memory_id, content, category, _importance, _tags, _created) in enumerate(rows)]
 
 
-def _git(lm: Learnmem, project: str | None) -> tuple[tuple[_Candidate, ...], tuple[_Candidate, ...]]:
+def _git(lm: Areas, project: str | None) -> tuple[tuple[_Candidate, ...], tuple[_Candidate, ...]]:
     with lm.store.read() as con:
         rows = con.execute(sql.query("recent_commits"), {"project": project, "limit": 5}).fetchall()
     if not rows:
@@ -215,7 +231,7 @@ def _git(lm: Learnmem, project: str | None) -> tuple[tuple[_Candidate, ...], tup
     return commits, spots
 
 
-def _patterns(lm: Learnmem, situation: str, shown: set[str]) -> tuple[_Candidate, ...]:
+def _patterns(lm: Areas, situation: str, shown: set[str]) -> tuple[_Candidate, ...]:
     """Recurring root causes (by category) and surprises among the experiences nearest the situation."""
     causes: dict[str, list[Experience]] = {}
     for experience in lm.search_experiences(situation, axis="root_cause", limit=10):
@@ -235,7 +251,7 @@ def _patterns(lm: Learnmem, situation: str, shown: set[str]) -> tuple[_Candidate
     return tuple(sorted(found, key=lambda candidate: -candidate.score))
 
 
-def _code(lm: Learnmem, situation: str, project: str | None) -> tuple[_Candidate, ...]:
+def _code(lm: Areas, situation: str, project: str | None) -> tuple[_Candidate, ...]:
     try:
         hits = lm.search_code(situation, project=project, limit=4)
     except NotFoundError:  # no such project indexed
@@ -301,7 +317,7 @@ def _assemble(count_tokens: Callable[[Sequence[str]], list[int]], header: str, d
 # -- get_premortem --------------------------------------------------------------------
 
 
-def get_premortem(lm: Learnmem, domain: str, strategy: str, situation: str | None = None) -> Premortem:
+def get_premortem(lm: Areas, domain: str, strategy: str, situation: str | None = None) -> Premortem:
     """How `strategy` went on `domain` work before: counts, failures, surprises, root causes, values."""
     validate.choice("domain", domain, ghap.DOMAINS)
     validate.choice("strategy", strategy, ghap.STRATEGIES)
@@ -313,7 +329,7 @@ def get_premortem(lm: Learnmem, domain: str, strategy: str, situation: str | Non
         counts = dict(con.execute(sql.query("premortem_counts"), pair).fetchall())
         # The counts and patterns tally every entry; the failures shown are warm ones (as search_experiences).
         recent_failures = _dicts(con.execute(sql.query("premortem_failures"),
-                                             pair | {"limit": 5, "cold": list(ghap.cold_tiers(lm.cold_tier))}))
+                                             pair | {"limit": 5, "cold": list(terms.cold_tiers(lm.cold_tier))}))
         causes = con.execute(sql.query("premortem_root_causes"), pair | {"limit": 5}).fetchall()
         surprises = con.execute(sql.query("premortem_surprises"), pair | {"limit": 5}).fetchall()
         value_rows = _dicts(con.execute(sql.query("premortem_values"), pair | {"limit": 5}))
@@ -337,7 +353,7 @@ def get_premortem(lm: Learnmem, domain: str, strategy: str, situation: str | Non
     return _with_markdown(result)
 
 
-def _premortem_failures(lm: Learnmem, domain: str, strategy: str, situation: str | None,
+def _premortem_failures(lm: Areas, domain: str, strategy: str, situation: str | None,
                         recent: list[dict]) -> list[Experience]:
     """The pair's failures most like the situation (else the newest), as full-axis experiences."""
     if situation is not None:

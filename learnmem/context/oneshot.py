@@ -11,6 +11,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Any
 
+from learnmem.learning import terms
 from learnmem.storage import sql
 from learnmem.learning.records import value_from_row as _value
 
@@ -104,13 +105,12 @@ class OneShotView:
 
     def search_experiences(self, query: str, axis: str = "full", domain: str | None = None,
                            outcome: str | None = None, limit: int = 10, include_cold: bool = False):
-        from learnmem.learning import ghap
         from learnmem.learning.ghap_records import Experience
         from learnmem.storage.store import iso
 
         if not query or not query.strip():
             return []
-        cold = () if include_cold else ghap.cold_tiers(self.cold_tier)  # as the facade: left out by default
+        cold = () if include_cold else terms.cold_tiers(self.cold_tier)  # as the facade: left out by default
         key = (query, domain, outcome, cold)
         if axis in self.PREFETCH_AXES and limit <= self.PREFETCH_LIMIT:
             axes, depth = list(self.PREFETCH_AXES), self.PREFETCH_LIMIT

@@ -43,7 +43,7 @@ from learnmem import validate
 from learnmem.errors import ValidationError
 from learnmem.memory.memories import MAX_CONTENT_CHARS, MEMORY_CATEGORIES, validate_phase, validate_spec
 from learnmem.exchange.import_batch import Batch, ImportedMemory, check_time
-from learnmem.exchange.portable import iso_z, rows_of
+from learnmem.exchange.rows import iso_z, rows_of
 
 CONSOLIDATED_IMPORTANCE = 0.7
 EPHEMERAL = ("progress", "blocker")  # never consolidated: they describe a moment

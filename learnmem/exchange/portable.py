@@ -1,16 +1,6 @@
-"""Backup and portability: a consistent copy of the file, and the data a user owns as JSON lines or markdown.
+"""Portability: the data a user owns as JSON lines or markdown, exported and imported.
 
-**Backup** (`backup`): a copy of the whole file (memories, code index, git
-history, GHAP, clusters, values: everything) named
-`<name>.backup-YYYYMMDD-HHMMSS.duckdb` (UTC), beside the file or in a given
-folder. It is taken under the writer lock with the file attached read-write,
-so that no learnmem writer, DuckDB CLI or notebook can change it meanwhile;
-the file is checkpointed (its WAL folded in) and its bytes copied to
-`<backup>.partial`, synced, renamed into place; the copy is then opened
-read-only and must hold as many rows in each table as the file did.
-Measured on 2 cores with 10,000 memories (9 MB): the byte copy holds the lock
-~30 ms; DuckDB's `COPY FROM DATABASE` into a new file took 0.67 s (it
-rewrites every row, and writes a smaller file), so the byte copy is used.
+**Backup**: learnmem.storage.backup.
 
 **JSON lines** (`export_data(path, "jsonl")`, `import_data`): lossless for
 what a user owns. The first line is a header:
@@ -66,17 +56,17 @@ import json
 import math
 import os
 import re
-import shutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
 from learnmem.exchange import ghap_io
+from learnmem.exchange.rows import iso_z, rows_of
 from learnmem.storage import sql
 from learnmem import validate
-from learnmem.errors import LakeError, LearnmemError, NotFoundError, ValidationError
+from learnmem.errors import LearnmemError, NotFoundError, ValidationError
 from learnmem.exchange.import_batch import (
     MAX_REPORTED,
     Batch,
@@ -110,67 +100,6 @@ class ExportResult:
     memories: int
     ghap_entries: int
     values: int
-
-
-# -- backup ------------------------------------------------------------------------------
-
-
-def backup(store: Store, directory: str | os.PathLike | None = None) -> Path:
-    """Copy the file, consistently, to `<name>.backup-YYYYMMDD-HHMMSS.duckdb` in `directory` (default: beside
-    it; created if missing) while other processes may be using it; returns the copy's path."""
-    if store.kind == "lake":
-        raise LakeError(f"backup: {store.name()} is a lake, not a file; `learnmem lake pull` writes a local copy of "
-                        "a project, and the catalog database is backed up with PostgreSQL's own tools")
-    if not store.path.is_file():
-        raise NotFoundError(f"path: no learnmem file at {store.path} to back up")
-    folder = store.path.parent if directory is None else Path(directory).expanduser().absolute()
-    if folder.exists() and not folder.is_dir():
-        raise ValidationError(f"directory: {folder} is a file; give a folder for the backup")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise ValidationError(f"directory: cannot create {folder}: {error.strerror or error}") from None
-    with store.frozen() as con:
-        counts = dict(con.execute(sql.query("table_counts")).fetchall())
-        target = _backup_name(folder, store.path, utc_now())
-        partial = target.with_name(target.name + ".partial")
-        try:
-            with open(store.path, "rb") as source, open(partial, "xb") as copy:
-                shutil.copyfileobj(source, copy, 1 << 20)
-                copy.flush()
-                os.fsync(copy.fileno())
-            os.replace(partial, target)  # under the lock: a concurrent backup picks another name
-        except OSError as error:
-            partial.unlink(missing_ok=True)
-            raise ValidationError(f"directory: cannot write the backup {target}: {error.strerror or error}") from None
-    _check_backup(store, target, counts)
-    return target
-
-
-def _backup_name(folder: Path, source: Path, moment: datetime) -> Path:
-    """`<stem>.backup-YYYYMMDD-HHMMSS.duckdb`, with `-2`, `-3`... when that second is taken."""
-    base = f"{source.stem}.backup-{moment:%Y%m%d-%H%M%S}"
-    target, number = folder / f"{base}.duckdb", 1
-    while target.exists() or target.with_name(target.name + ".partial").exists():
-        number += 1
-        target = folder / f"{base}-{number}.duckdb"
-    return target
-
-
-def _check_backup(store: Store, target: Path, counts: dict[str, int]) -> None:
-    """The copy opens with learnmem and holds as many rows in each table as the file did; else it is removed."""
-    meta = store.meta
-    try:
-        copy = Store(target, read_only=True, embedding_model=meta.get("embedding_model", ""),
-                     embedding_dim=int(meta.get("embedding_dim", 0)))
-        with copy.read() as con:
-            copied = dict(con.execute(sql.query("table_counts")).fetchall())
-    except LearnmemError as error:
-        target.unlink(missing_ok=True)
-        raise LearnmemError(f"backup: the copy {target} did not open ({error}); it was removed") from None
-    if copied != counts:
-        target.unlink(missing_ok=True)
-        raise LearnmemError(f"backup: the copy {target} holds {copied}, the file {counts}; the copy was removed")
 
 
 # -- export ------------------------------------------------------------------------------
@@ -209,13 +138,6 @@ def _write(out: str | os.PathLike | TextIO, text: str) -> str:
     return str(path)
 
 
-def iso_z(moment: datetime) -> str:
-    """A stored (naive UTC) time as ISO 8601 with `Z`, to the microsecond when it has one."""
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC).replace(tzinfo=None)
-    return moment.isoformat() + "Z"
-
-
 def _json_value(name: str, value: Any) -> Any:
     """A column value as JSON data: times as ISO strings, lists and structs recursively."""
     if value is None or isinstance(value, (str, bool, int)):
@@ -237,11 +159,6 @@ def _json_value(name: str, value: Any) -> Any:
 
 def _line(record: Mapping[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False).translate(_LINE_BREAKS) + "\n"
-
-
-def rows_of(cursor) -> list[dict[str, Any]]:
-    names = [column[0] for column in cursor.description]
-    return [dict(zip(names, values)) for values in cursor.fetchall()]
 
 
 def memory_records(con) -> list[dict[str, Any]]:

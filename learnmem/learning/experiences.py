@@ -31,7 +31,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from learnmem.learning import ghap
+from learnmem.learning import terms
 from learnmem.search import keywords
 from learnmem.embedding import passages
 from learnmem.storage import sql
@@ -323,7 +323,7 @@ class AxisRows:
         self.domain = np.asarray(table.column("domain").to_pylist(), dtype=object)
         self.outcome = np.asarray(table.column("outcome_status").to_pylist(), dtype=object)
         tiers = table.column("confidence_tier").to_pylist()
-        self.weight = np.asarray([ghap.TIER_WEIGHTS.get(tier, 0.0) for tier in tiers])
+        self.weight = np.asarray([terms.TIER_WEIGHTS.get(tier, 0.0) for tier in tiers])
         self.tier = np.asarray(tiers, dtype=object)
 
     def eligible(self, domain: str | None, outcome: str | None, cold: Sequence[str] = ()) -> np.ndarray:
@@ -374,20 +374,20 @@ def search_experiences(
     """Experiences matching `query` on one axis, best first: exact vectors + BM25, fused.
 
     `domain` and `outcome` (confirmed, falsified, abandoned) filter exactly before
-    ranking. Cold experiences (tiers at or below `cold_tier`, ghap.cold_tiers: by
+    ranking. Cold experiences (tiers at or below `cold_tier`, terms.cold_tiers: by
     default bronze and abandoned) are left out unless `include_cold`; they are kept
     in the file, never deleted. Pending axes are embedded first (on a read-write
     handle); an empty or blank query finds nothing. Exact ties of the score break
     by tier, then recency.
     """
     text = validate.text("query", query, max_chars=MAX_QUERY_CHARS, allow_empty=True)
-    cold = () if validate.flag("include_cold", include_cold) else ghap.cold_tiers(cold_tier)
+    cold = () if validate.flag("include_cold", include_cold) else terms.cold_tiers(cold_tier)
     validate.integer("limit", limit, low=1, high=MAX_LIMIT)
     validate.choice("axis", axis, AXES)
     if domain is not None:
-        validate.choice("domain", domain, ghap.DOMAINS)
+        validate.choice("domain", domain, terms.DOMAINS)
     if outcome is not None:
-        validate.choice("outcome", outcome, ghap.STATUSES)
+        validate.choice("outcome", outcome, terms.STATUSES)
     if not text:
         return []
     if not store.read_only and index.snapshot().pending:  # the snapshot knows, without opening the file
@@ -407,7 +407,7 @@ def search_experiences(
 def cold_counts(store: Store, cold_tier: str | None = None) -> dict[str, int]:
     """How many resolved entries (experiences) sit in cold storage, per cold tier (zeros included; {} when
     nothing is cold): kept in the file, left out of clustering and default search."""
-    cold = ghap.cold_tiers(cold_tier)
+    cold = terms.cold_tiers(cold_tier)
     with store.read() as con:
         counts = dict(con.execute(sql.query("experience_tier_counts")).fetchall())
     return {tier: int(counts.get(tier, 0)) for tier in cold}

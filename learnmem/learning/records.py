@@ -32,7 +32,7 @@ class ClusterRun:
     experience_count: int
     created_at: str
     dissolved_values: tuple[str, ...] = ()  # values this run left without a cluster (flagged, not deleted)
-    cold_count: int = 0  # cold experiences of the axis: never members (kept in the file; ghap.cold_tiers)
+    cold_count: int = 0  # cold experiences of the axis: never members (kept in the file; terms.cold_tiers)
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
+from learnmem.learning import terms
 from learnmem.learning import experiences, ghap
 from learnmem.search import keywords
 from learnmem.storage import sql
@@ -97,7 +98,7 @@ def parameters() -> Parameters:
 def get_clusters(store: Store, embedder, axis: str, cold_tier: str | None = None) -> ClusterRun:
     """Cluster the experiences of `axis` now, store the run and return its clusters (largest first).
 
-    Cold experiences (tiers at or below `cold_tier`, ghap.cold_tiers: by default bronze and abandoned) are
+    Cold experiences (tiers at or below `cold_tier`, terms.cold_tiers: by default bronze and abandoned) are
     never members of a cluster: they are not counted, weigh nothing in centroids and thresholds (so values
     are validated against warm experiences only), and get_cluster_members never returns them; a cluster
     left with fewer than min_cluster_size warm members is noise. They do take part in finding where the
@@ -113,7 +114,7 @@ def get_clusters(store: Store, embedder, axis: str, cold_tier: str | None = None
     from learnmem.storage.vectors import to_matrix, vector_width
 
     validate.choice("axis", axis, AXES)
-    cold = ghap.cold_tiers(cold_tier)
+    cold = terms.cold_tiers(cold_tier)
     chosen = parameters()
     if embedder is not None and not store.read_only:
         ghap.embed_pending_quietly(store, embedder)  # a resolve whose embedding failed still counts
@@ -123,13 +124,13 @@ def get_clusters(store: Store, embedder, axis: str, cold_tier: str | None = None
     warm = warm.to_numpy(zero_copy_only=False).astype(bool)
     warm_count, cold_count = int(warm.sum()), int((~warm).sum())
     left_out = (f" ({cold_count} cold ones of tier {' or '.join(cold)} are never members; cold_tier or "
-                f"{ghap.COLD_TIER_VARIABLE} 'none' makes them count)") if cold_count else ""
+                f"{terms.COLD_TIER_VARIABLE} 'none' makes them count)") if cold_count else ""
     if warm_count < MIN_EXPERIENCES:
         raise InsufficientDataError(f"axis {axis!r}: {warm_count} embedded experiences; clustering needs at "
                                     f"least {MIN_EXPERIENCES}{left_out}")
     vectors = to_matrix(rows.column("embedding"), vector_width(rows.column("embedding")))
     labels, dims = member_labels(vectors, warm, chosen)
-    weights = np.asarray([ghap.TIER_WEIGHTS.get(t, 0.0) for t in rows.column("confidence_tier").to_pylist()])
+    weights = np.asarray([terms.TIER_WEIGHTS.get(t, 0.0) for t in rows.column("confidence_tier").to_pylist()])
     ghap_ids = rows.column("ghap_id").to_pylist()
     groups = [np.flatnonzero(labels == label) for label in sorted(set(labels.tolist()) - {-1})]
     noise_count = warm_count - sum(len(members) for members in groups)

@@ -18,8 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from learnmem.exchange import portable
-from learnmem.storage import sql
+from learnmem.storage import backup, sql
 from learnmem import validate
 from learnmem.memory.memories import MEMORY_CATEGORIES
 from learnmem.memory.index import MemoryIndex
@@ -75,7 +74,7 @@ def compact_memories(store: Store, index: MemoryIndex, category: str | None = No
     if dry_run or not groups:
         return CompactResult(dry_run=bool(dry_run), groups=tuple(groups), memories_before=before,
                              memories_after=after, backup=None)
-    backup = portable.backup(store)
+    copy = backup.backup(store)
     now = utc_now()
     with store.write() as con:
         for group in groups:
@@ -85,7 +84,7 @@ def compact_memories(store: Store, index: MemoryIndex, category: str | None = No
                 con.execute(sql.query("supersede_new_state"), state)
         con.execute(sql.query("count_rewrite"))
     return CompactResult(dry_run=False, groups=tuple(groups), memories_before=before, memories_after=after,
-                         backup=str(backup))
+                         backup=str(copy))
 
 
 def _components(vectors: np.ndarray) -> list[list[int]]:

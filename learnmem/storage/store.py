@@ -328,7 +328,7 @@ class Store:
     @contextmanager
     def frozen(self) -> Iterator[duckdb.DuckDBPyConnection]:
         """The file checkpointed (its WAL folded in) and held read-write under the writer lock: while this
-        lasts no process can change it, so its bytes alone are a consistent copy (portable.backup).
+        lasts no process can change it, so its bytes alone are a consistent copy (learnmem.storage.backup).
 
         A writer killed while writing a commit leaves a torn tail in the WAL: replay drops it (nothing
         acknowledged is lost) but CHECKPOINT, having nothing to fold, leaves the file in place. One small
