@@ -56,7 +56,7 @@ starts from 60 imported falsified GHAP entries (three themes), so get_clusters a
 the first kill.
 
 Failures with a known cause (KNOWN_DEFECTS, each reproduced by a strict xfail test in
-tests/test_crash.py) are counted apart in the report. Markdown goes to stdout (and --out), progress to
+tests/storage/test_crash.py) are counted apart in the report. Markdown goes to stdout (and --out), progress to
 stderr; the exit status is 1 when anything failed. Nothing asserts on time.
 """
 
@@ -98,7 +98,7 @@ SUBJECTS = ("the export job", "the login flow", "the billing service", "the cach
 VERBS = ("retries", "logs", "validates", "batches", "skips", "caches", "compresses", "sorts", "rejects", "counts")
 OBJECTS = ("each request", "the payload", "stale rows", "empty files", "the nightly totals", "late events",
            "duplicate orders", "the audit trail", "large uploads", "missing headers")
-THEMES = {  # surprise, root cause: three themes that cluster (as in tests/test_learning.py)
+THEMES = {  # surprise, root cause: three themes that cluster (as in tests/learning/test_values.py)
     "tz": ("the CI runner uses UTC while the laptop uses local time", "timezone offset"),
     "cache": ("the CDN kept serving the stale bundle after the deploy", "stale cache"),
     "mock": ("the patch replaced the name where it was defined, not where it was used", "wrong mock target"),
@@ -1233,7 +1233,7 @@ def diff(a: Snapshot, b: Snapshot) -> str:
     return ", ".join(name for name, x, y in zip(names, a.rows(), b.rows()) if x != y) or "nothing"
 
 
-# Failures with a known cause, each reproduced by a strict xfail test of tests/test_crash.py: the short run
+# Failures with a known cause, each reproduced by a strict xfail test of tests/storage/test_crash.py: the short run
 # there tolerates them (they are random), the report counts them apart. Remove an entry once it is fixed.
 KNOWN_DEFECTS: dict[str, str] = {}  # both found so far are fixed: see bench/crash/RESULTS.md
 
@@ -1417,7 +1417,7 @@ def run(kills: int, workdir: Path, seed: int = 1, generation_kills: int = 25, mo
         second_indexer: float = 0.0, progress: Callable[[str], None] = lambda message: None) -> Result:
     """Kill `kills` children over generations of `generation_kills` kills; every `model_every`-th
     generation (the 2nd, 6th, ...) uses the real model (0: never). `second_indexer`: the chance that an
-    episode with an indexer gets a second one on the same tree (0 in the test suite: see tests/test_crash.py)."""
+    episode with an indexer gets a second one on the same tree (0 in the test suite: see tests/storage/test_crash.py)."""
     started = time.monotonic()
     rng = random.Random(seed)
     counts, failures, generations = Counts(), [], []

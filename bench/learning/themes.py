@@ -6,7 +6,7 @@ could write (the value ritual should accept each for its own theme's cluster).
 `SECOND_DRAFTS` ({axis: {theme: text}}) were written after a refusal, by
 reading the refused cluster's members as the ritual asks. `UNRELATED` are
 statements about nothing in the corpus (it must refuse them everywhere).
-tests/test_learning_corpus.py reads the same file.
+tests/learning/test_corpus.py reads the same file.
 """
 
 from __future__ import annotations

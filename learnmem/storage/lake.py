@@ -16,7 +16,7 @@ connection, and turns every way that can fail into one clear error:
   ValidationError naming the path.
 The password never appears in a message.
 
-DuckLake differs from a DuckDB file in what the schema may use (tests/test_lake_facts.py pins it): no
+DuckLake differs from a DuckDB file in what the schema may use (tests/storage/test_lake_facts.py pins it): no
 PRIMARY KEY or UNIQUE, no fixed-size FLOAT[384] (vectors are FLOAT[]), no sequences; and several processes
 may write at once, each commit a catalog transaction.
 """
