@@ -21,7 +21,7 @@ from learnmem.agents.capture import queue as capture_queue
 from learnmem.memory import compaction, memories, files as memory_files, usage as memory_usage
 from learnmem.context import assembly as context
 from learnmem.embedding import embed
-from learnmem.learning import experiences, ghap, values as learning
+from learnmem.learning import clusters, experiences, ghap, values
 from learnmem.exchange import ghap_io, notes, portable
 from learnmem import validate
 from learnmem.code import bookkeeping, code_search, graph, indexer
@@ -67,8 +67,8 @@ class Learnmem:
         self._code_index = code_search.CodeIndex(self.store, dim)
         self._commit_index = commit_search.CommitIndex(self.store, dim)
         self._experience_index = experiences.ExperienceIndex(self.store, dim)
-        self._value_forms = learning.ValueFormCache()
-        self._value_index = learning.ValueIndex(self.store)
+        self._value_forms = values.ValueFormCache()
+        self._value_index = values.ValueIndex(self.store)
 
     def __repr__(self) -> str:
         mode = "read-only" if self.store.read_only else "read-write"
@@ -439,29 +439,29 @@ class Learnmem:
     def get_clusters(self, axis: str) -> ClusterRun:
         """Cluster the experiences of `axis` (full, strategy, surprise, root_cause) now and store the run;
         clusters largest first. Fewer than 20 experiences on the axis: InsufficientDataError."""
-        return learning.get_clusters(self.store, None if self.store.read_only else self._embedder_factory, axis,
+        return clusters.get_clusters(self.store, None if self.store.read_only else self._embedder_factory, axis,
                                      self.cold_tier)
 
     def get_cluster_members(self, cluster_id: str, limit: int = 50) -> list[Experience]:
         """The experiences of a cluster (e.g. 'surprise-3') of its axis's latest run, most central first."""
-        return learning.get_cluster_members(self._experience_index, self.store, cluster_id, limit)
+        return clusters.get_cluster_members(self._experience_index, self.store, cluster_id, limit)
 
     def validate_value(self, text: str, cluster_id: str) -> ValueCheck:
         """Whether `text` is grounded in the cluster (its nearest cluster, and within the threshold of what the
         members learned), with the numbers."""
-        return learning.validate_value(self.store, self.embedder, text, cluster_id, self._value_forms)
+        return values.validate_value(self.store, self.embedder, text, cluster_id, self._value_forms)
 
     def store_value(self, text: str, cluster_id: str, axis: str) -> Value:
         """Validate `text` again and store it as a value of the cluster; an invalid value is refused."""
-        return learning.store_value(self.store, self.embedder, text, cluster_id, axis, self._value_forms)
+        return values.store_value(self.store, self.embedder, text, cluster_id, axis, self._value_forms)
 
     def list_values(self, axis: str | None = None, limit: int = 20) -> list[Value]:
         """Stored values by cluster size, then newest first; dissolved ones carry `dissolved_at`."""
-        return learning.list_values(self._value_index, axis, limit)
+        return values.list_values(self._value_index, axis, limit)
 
     def search_values(self, query: str, axis: str | None = None, limit: int = 5) -> list[Value]:
         """Values matching `query` (hybrid), best first; empty query -> []."""
-        return learning.search_values(self._value_index, self.embedder, query, axis, limit)
+        return values.search_values(self._value_index, self.embedder, query, axis, limit)
 
     def count_tokens(self, texts: Sequence[str]) -> list[int]:
         """Token counts of `texts` by the embedding model's tokenizer (loads the tokenizer, not the model,

@@ -7,7 +7,7 @@ and how fast clustering and values are.
    model; per axis, a grid of clustering parameters (principal components kept, min_cluster_size,
    min_samples) scored against the themes: adjusted Rand index (noise as one more label), purity of the
    clustered points, and coverage (share of themed experiences that land in a cluster). Like the library
-   (learning.member_labels), every experience is clustered and the cold ones (cold storage:
+   (clustering.member_labels), every experience is clustered and the cold ones (cold storage:
    learnmem.learning.terms.cold_tiers, LEARNMEM_COLD_TIER) are then taken out of their clusters; the warm ones are
    scored. A table compares the defaults with no cold storage and with the warm ones clustered alone.
 2. The value ritual with the library's defaults: for every theme and axis, the theme's cluster (the one
@@ -36,7 +36,7 @@ import numpy as np
 import learnmem
 from bench.learning import themes
 from learnmem.learning import terms
-from learnmem.learning import values as learning
+from learnmem.learning import clusters as clustering
 from learnmem.embedding.embed import load_embedder
 from learnmem.storage.vectors import to_matrix
 
@@ -92,13 +92,13 @@ def cold_comparison(lm, truth: dict[str, str]) -> dict:
     """The defaults per axis: every experience clustered and scored (no cold storage); every one clustered,
     then the cold ones taken out of their clusters (the library: cold ones shape the density only); the warm
     ones alone clustered (an alternative the library measured and left: it thins the small themes)."""
-    base = learning.parameters()
+    base = clustering.parameters()
     out: dict = {}
     for axis in AXES:
         vectors, _, labels_true, warm = axis_data(lm, axis, truth)
-        everything = learning.cluster_labels(vectors, base)[0]
-        density = learning.member_labels(vectors, warm, base)[0][warm]
-        alone = learning.cluster_labels(vectors[warm], base)[0].tolist()
+        everything = clustering.cluster_labels(vectors, base)[0]
+        density = clustering.member_labels(vectors, warm, base)[0][warm]
+        alone = clustering.cluster_labels(vectors[warm], base)[0].tolist()
         warm_truth = [t for t, w in zip(labels_true, warm) if w]
         out[axis] = {"cold": int((~warm).sum()), "all": scores(labels_true, everything.tolist()),
                      "density_only": scores(warm_truth, density.tolist()), "warm": scores(warm_truth, alone)}
@@ -110,7 +110,7 @@ def cold_comparison(lm, truth: dict[str, str]) -> dict:
 def quality(lm, truth: dict[str, str], strategies: dict[str, str]) -> dict:
     from sklearn.metrics import adjusted_rand_score
 
-    base = learning.parameters()
+    base = clustering.parameters()
     settings = [(variance, size, samples) for variance in GRID_VARIANCE for size, samples in GRID_SIZES]
     default = (base.explained_variance, base.min_cluster_size, base.min_samples)
     if default not in settings:  # the defaults overridden by LEARNMEM_MIN_CLUSTER_SIZE / LEARNMEM_MIN_SAMPLES
@@ -124,7 +124,7 @@ def quality(lm, truth: dict[str, str], strategies: dict[str, str]) -> dict:
         rows = []
         for variance, size, samples in settings:
             chosen = replace(base, explained_variance=variance, min_cluster_size=size, min_samples=samples)
-            labels, dims = learning.member_labels(vectors, warm, chosen)
+            labels, dims = clustering.member_labels(vectors, warm, chosen)
             labels = labels[warm].tolist()
             rows.append({
                 "variance": variance, "dims": dims, "min_cluster_size": size, "min_samples": samples,
@@ -281,10 +281,10 @@ def report(info: dict, q: dict, r: dict, s: dict, c: dict) -> str:
              f"Produced by `{info['command']}` (bench/learning/). Raw numbers: bench/out/learning/results.json.", "",
              "## Machine", "", "|  |  |", "|---|---|"]
     lines += [f"| {k} | {v} |" for k, v in info.items()]
-    base = learning.parameters()
+    base = clustering.parameters()
     lines += ["", "## 1. Planted themes recovered (tests/data/experiences.jsonl, all-MiniLM-L6-v2)", "",
               f"The library's defaults: the principal components that keep {base.explained_variance:.0%} of the "
-              f"variance ({learning.MIN_DIMS}-{learning.MAX_DIMS}; the run's count below), min_cluster_size "
+              f"variance ({clustering.MIN_DIMS}-{clustering.MAX_DIMS}; the run's count below), min_cluster_size "
               f"{base.min_cluster_size}, min_samples {base.min_samples}, eom. ARI: adjusted Rand index against the "
               "themes (noise experiences are one more label; HDBSCAN's noise one more cluster); purity: of the "
               "clustered experiences; coverage: share of the themed experiences that land in some cluster. "
@@ -304,7 +304,7 @@ def report(info: dict, q: dict, r: dict, s: dict, c: dict) -> str:
     lines += ["", "Cold storage, with the defaults: **all** clusters every experience and scores them all (no cold "
               "storage, as before it); **cold as density only** clusters every experience, then takes the cold ones "
               "out of their clusters (a cluster left with fewer than min_cluster_size warm members becomes noise) "
-              "and scores the warm ones: the library (learning.member_labels); **warm alone** clusters the warm "
+              "and scores the warm ones: the library (clustering.member_labels); **warm alone** clusters the warm "
               "ones only: measured and left, it thins the small themes. ARI / purity / coverage (clusters, noise "
               "of n):", "",
               "| axis | cold | all | cold as density only (library) | warm alone |", "|---|---|---|---|---|"]

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from learnmem.learning import ghap, values as learning
+from learnmem.learning import ghap
+from learnmem.learning import clusters, values as learned_values
 from learnmem.exchange import ghap_io
 from learnmem.search import keywords
 from learnmem.embedding import passages
@@ -174,13 +175,13 @@ def value_row(raw: Mapping[str, Any], columns: Columns) -> dict[str, Any]:
     unknown = sorted(set(raw) - set(allowed) - {"kind"})
     if unknown:
         raise ValidationError(f"{unknown[0]}: unknown field; a value has: {', '.join(allowed)}")
-    axis = validate.choice("axis", raw.get("axis"), learning.AXES)
+    axis = validate.choice("axis", raw.get("axis"), clusters.AXES)
     cluster_id = _required(raw, "cluster_id")
-    if learning.cluster_axis(cluster_id) != axis:
+    if clusters.cluster_axis(cluster_id) != axis:
         raise ValidationError(f"cluster_id: {cluster_id!r} is not a cluster of axis {axis!r}")
     row: dict[str, Any] = {
         "id": validate.identifier("id", _required(raw, "id")),
-        "text": validate.text("text", _required(raw, "text"), max_chars=learning.MAX_VALUE_CHARS),
+        "text": validate.text("text", _required(raw, "text"), max_chars=learned_values.MAX_VALUE_CHARS),
         "axis": axis,
         "cluster_id": cluster_id,
         "cluster_size": validate.integer("cluster_size", _required(raw, "cluster_size"), low=0, high=2**31 - 1),

@@ -1,47 +1,24 @@
-"""Learning from experience: clusters of experiences per axis, and values grounded in them.
+"""Values: one-sentence principles an agent writes for a cluster, accepted only when grounded in it.
 
 No language model runs here. The library clusters the embedded experiences of
-an axis (experiences.py); an agent reads a cluster's members and writes a
-candidate value (a one-sentence principle); the library accepts it only when
-the text is grounded in that cluster (`validate_value`).
-
-Clustering (`get_clusters`): the unit vectors of the axis are centred,
-projected on as many principal components as it takes to keep
-EXPLAINED_VARIANCE of their variance (within MIN_DIMS..MAX_DIMS: templated
-narratives need few, short varied texts more) and put back on the unit sphere, and HDBSCAN (`hdbscan`, excess-of-mass selection) groups them
-there; high-dimensional densities are too flat to separate themes
-(../shared/GHAP.md "Clustering"; the measurements behind the defaults are in
-bench/learning/RESULTS.md).
-Centroids are taken back in the model's space, weighted by tier, so that a
-value's embedding can be compared with them. Every run is stored
-(`cluster_runs`, `clusters`, `cluster_members`). A new cluster inherits the id
-of the previous run's cluster whose members it keeps at least CARRY_OVER of
-(largest overlaps first, one to one), so values stay attached; a value whose
-cluster found no successor is flagged (`dissolved_at`), never deleted. An
-axis where nothing clusters raises InsufficientDataError and stores nothing.
-
-Validation: see `validate_value`.
+an axis (clusters.py); an agent reads a cluster's members and writes a
+candidate value; the library accepts it only when the text is grounded in that
+cluster (`validate_value`), stores it with its embedding, and finds it again
+by list or by hybrid search.
 """
 
 from __future__ import annotations
 
-import json
-import math
-import os
-import re
-from collections import Counter
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from learnmem.learning import terms
+from learnmem import validate
+from learnmem.errors import ValidationError
 from learnmem.learning import experiences, ghap
+from learnmem.learning.clusters import AXES, EMBEDDING_DIM, cluster_axis, current_cluster
+from learnmem.learning.records import Value, ValueCheck, value_from_row
 from learnmem.search import keywords
 from learnmem.storage import sql
-from learnmem import validate
-from learnmem.errors import InsufficientDataError, NotFoundError, ValidationError
-from learnmem.learning.ghap_records import Experience
-from learnmem.learning.records import ClusterInfo, ClusterRun, Value, ValueCheck, value_from_row
 from learnmem.storage.snapshot_cache import SnapshotCache
 from learnmem.storage.store import Store, iso, utc_now
 
@@ -49,316 +26,9 @@ if TYPE_CHECKING:
     import numpy as np
     import pyarrow as pa
 
-AXES = experiences.AXES
-EMBEDDING_DIM = experiences.EMBEDDING_DIM
-MIN_EXPERIENCES = 20  # fewer on an axis: InsufficientDataError
 MAX_VALUE_CHARS = 500
-MAX_MEMBERS = 100
 MAX_VALUES = 100
 MAX_SEARCH = 50
-CARRY_OVER = 0.5  # share of an old cluster's members a new cluster must hold to inherit its id
-LABEL_TERMS = 3
-EXPLAINED_VARIANCE = 0.5  # of the centred vectors' variance kept by the projection
-MIN_DIMS, MAX_DIMS = 8, 48
-DEFAULT_MIN_CLUSTER_SIZE = 5
-DEFAULT_MIN_SAMPLES = 1
-CLUSTER_ID = re.compile(r"^(" + "|".join(AXES) + r")-([1-9][0-9]{0,8})$")
-_WORD = re.compile(r"[^\W\d_][\w'-]*", re.UNICODE)
-
-
-@dataclass(frozen=True)
-class Parameters:
-    """What a clustering run uses; stored with the run."""
-
-    min_cluster_size: int
-    min_samples: int
-    explained_variance: float = EXPLAINED_VARIANCE
-    selection: str = "eom"
-
-
-def parameters() -> Parameters:
-    """The clustering parameters: `LEARNMEM_MIN_CLUSTER_SIZE` and `LEARNMEM_MIN_SAMPLES` override the defaults."""
-    values = {}
-    for name, variable, default, low in (("min_cluster_size", "LEARNMEM_MIN_CLUSTER_SIZE", DEFAULT_MIN_CLUSTER_SIZE, 2),
-                                         ("min_samples", "LEARNMEM_MIN_SAMPLES", DEFAULT_MIN_SAMPLES, 1)):
-        raw = os.environ.get(variable)
-        if raw is None or not raw.strip():
-            values[name] = default
-            continue
-        try:
-            values[name] = validate.integer(variable, int(raw), low=low, high=10_000)
-        except ValueError:
-            raise ValidationError(f"{variable}: expected an integer >= {low}, got {raw!r}") from None
-    return Parameters(**values)
-
-
-# -- clustering ----------------------------------------------------------------------
-
-
-def get_clusters(store: Store, embedder, axis: str, cold_tier: str | None = None) -> ClusterRun:
-    """Cluster the experiences of `axis` now, store the run and return its clusters (largest first).
-
-    Cold experiences (tiers at or below `cold_tier`, terms.cold_tiers: by default bronze and abandoned) are
-    never members of a cluster: they are not counted, weigh nothing in centroids and thresholds (so values
-    are validated against warm experiences only), and get_cluster_members never returns them; a cluster
-    left with fewer than min_cluster_size warm members is noise. They do take part in finding where the
-    clusters are: measured on the planted corpus (bench/learning), leaving them out of the input thinned the
-    small themes (strategy ARI 0.068 -> 0.022, worse than dropping as many entries at random), while keeping
-    them for the density gives 0.071. `cold_count` says how many there were; cold_tier "none" makes every
-    experience a possible member, as before cold storage.
-    """
-    import numpy as np
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    from learnmem.storage.vectors import to_matrix, vector_width
-
-    validate.choice("axis", axis, AXES)
-    cold = terms.cold_tiers(cold_tier)
-    chosen = parameters()
-    if embedder is not None and not store.read_only:
-        ghap.embed_pending_quietly(store, embedder)  # a resolve whose embedding failed still counts
-    with store.read() as con:
-        rows = con.execute(sql.query("axis_vectors"), {"axis": axis}).to_arrow_table()
-    warm = pc.invert(pc.is_in(rows.column("confidence_tier"), value_set=pa.array(cold, pa.string())))
-    warm = warm.to_numpy(zero_copy_only=False).astype(bool)
-    warm_count, cold_count = int(warm.sum()), int((~warm).sum())
-    left_out = (f" ({cold_count} cold ones of tier {' or '.join(cold)} are never members; cold_tier or "
-                f"{terms.COLD_TIER_VARIABLE} 'none' makes them count)") if cold_count else ""
-    if warm_count < MIN_EXPERIENCES:
-        raise InsufficientDataError(f"axis {axis!r}: {warm_count} embedded experiences; clustering needs at "
-                                    f"least {MIN_EXPERIENCES}{left_out}")
-    vectors = to_matrix(rows.column("embedding"), vector_width(rows.column("embedding")))
-    labels, dims = member_labels(vectors, warm, chosen)
-    weights = np.asarray([terms.TIER_WEIGHTS.get(t, 0.0) for t in rows.column("confidence_tier").to_pylist()])
-    ghap_ids = rows.column("ghap_id").to_pylist()
-    groups = [np.flatnonzero(labels == label) for label in sorted(set(labels.tolist()) - {-1})]
-    noise_count = warm_count - sum(len(members) for members in groups)
-    if not groups:  # nothing stored: the axis's earlier clustering, if any, stays the current one
-        raise InsufficientDataError(
-            f"axis {axis!r}: none of the {warm_count} experiences form a cluster of at least "
-            f"{chosen.min_cluster_size} (all are noise){left_out}; wait for more experiences or lower "
-            "LEARNMEM_MIN_CLUSTER_SIZE")
-    groups.sort(key=lambda members: (-len(members), int(members[0])))
-    texts = _term_documents(rows)
-    found = [_describe(vectors, weights, members, texts) for members in groups]
-    now = utc_now()
-    run_id = ghap.new_id("run", now)
-    with store.write() as con:
-        previous = con.execute(sql.query("latest_run"), {"axis": axis}).fetchone()
-        memberships: dict[str, set[str]] = {}
-        if previous is not None:
-            for cluster_id, ghap_id in con.execute(sql.query("run_memberships"), {"run_id": previous[0]}).fetchall():
-                memberships.setdefault(cluster_id, set()).add(ghap_id)
-        highest = con.execute(sql.query("highest_cluster_number"), {"axis": axis}).fetchone()[0]
-        ids = match_clusters(memberships, [{ghap_ids[i] for i in members} for members in groups], axis, highest)
-        con.execute(sql.query("insert_cluster_run"), {
-            "id": run_id, "axis": axis, "created_at": now,
-            "parameters": json.dumps(asdict(chosen) | {"reduced_dims": dims, "cold_tiers": list(cold)}),
-            "experience_count": warm_count, "cluster_count": len(groups), "noise_count": noise_count,
-        })
-        _insert(con, "new_clusters", sql.query("insert_clusters"), _cluster_rows(run_id, axis, ids, found))
-        _insert(con, "new_cluster_members", sql.query("insert_cluster_members"),
-                _member_rows(run_id, axis, ids, groups, found, ghap_ids, weights, warm))
-        dissolved = [value_id for (value_id,) in
-                     con.execute(sql.query("values_to_dissolve"), {"axis": axis, "run_id": run_id}).fetchall()]
-        con.execute(sql.query("dissolve_values"), {"axis": axis, "run_id": run_id, "now": now})
-    clusters = tuple(ClusterInfo(cluster_id=cluster_id, label=info.label, size=len(members),
-                                 avg_weight=round(info.avg_weight, 4))
-                     for cluster_id, info, members in zip(ids, found, groups))
-    return ClusterRun(axis=axis, run_id=run_id, clusters=clusters, count=len(clusters),
-                      noise_count=noise_count, experience_count=warm_count, created_at=iso(now),
-                      dissolved_values=tuple(sorted(dissolved)), cold_count=cold_count)
-
-
-def member_labels(vectors: np.ndarray, warm: np.ndarray, chosen: Parameters) -> tuple[np.ndarray, int]:
-    """The cluster of each experience (-1: none) as get_clusters stores it: every experience clustered
-    (cluster_labels), then the cold ones (`warm` false) taken out of their clusters, and a cluster left with
-    fewer than min_cluster_size warm members made noise."""
-    import numpy as np
-
-    labels, dims = cluster_labels(vectors, chosen)
-    labels = np.where(warm, labels, -1)
-    for label in set(labels.tolist()) - {-1}:
-        if int((labels == label).sum()) < chosen.min_cluster_size:
-            labels[labels == label] = -1
-    return labels, dims
-
-
-def cluster_labels(vectors: np.ndarray, chosen: Parameters) -> tuple[np.ndarray, int]:
-    """HDBSCAN labels (-1 = noise) of unit vectors, found on their first principal components; and how many
-    components were kept (enough for `chosen.explained_variance` of the variance, MIN_DIMS to MAX_DIMS)."""
-    import hdbscan
-    import numpy as np
-
-    centred = vectors - vectors.mean(axis=0)
-    _, singular, components = np.linalg.svd(centred, full_matrices=False)
-    explained = np.cumsum(singular**2) / max(float((singular**2).sum()), 1e-12)
-    if chosen.explained_variance >= 1:  # no reduction (bench/learning compares)
-        dims = len(singular)
-    else:
-        dims = int(np.searchsorted(explained, chosen.explained_variance)) + 1
-        dims = min(max(dims, MIN_DIMS), MAX_DIMS, len(singular))
-    reduced = centred @ components[:dims].T
-    # Back on the unit sphere: directions, not lengths, carry the meaning (as cosine does in 384-d).
-    reduced /= np.maximum(np.linalg.norm(reduced, axis=1, keepdims=True), 1e-12)
-    clusterer = hdbscan.HDBSCAN(min_cluster_size=chosen.min_cluster_size, min_samples=chosen.min_samples,
-                                cluster_selection_method=chosen.selection, core_dist_n_jobs=1)
-    return clusterer.fit_predict(reduced.astype(np.float64)), dims
-
-
-@dataclass(frozen=True)
-class _Found:
-    label: str
-    avg_weight: float
-    centroid: np.ndarray
-    distances: np.ndarray
-    mean: float
-    sd: float
-
-
-def _describe(vectors: np.ndarray, weights: np.ndarray, members: np.ndarray, texts: _TermDocuments) -> _Found:
-    """Centroid (tier-weighted, unit), member distances and label of one cluster."""
-    import numpy as np
-
-    member_weights = np.maximum(weights[members], 1e-6)
-    centroid = (vectors[members] * member_weights[:, None]).sum(axis=0)
-    centroid /= max(float(np.linalg.norm(centroid)), 1e-12)
-    distances = 1.0 - vectors[members] @ centroid
-    return _Found(label=texts.label(members), avg_weight=float(weights[members].mean()),
-                  centroid=centroid.astype(np.float32), distances=distances, mean=float(distances.mean()),
-                  sd=float(distances.std()))
-
-
-class _TermDocuments:
-    """The specific terms of each experience text, to name a cluster by what sets it apart."""
-
-    def __init__(self, term_lists: list[list[str]], texts: list[str]):
-        self.docs = [set(terms) - experiences.GENERIC_TERMS for terms in term_lists]
-        self.texts = texts
-        self.df = Counter(term for doc in self.docs for term in doc)
-
-    def label(self, members: np.ndarray) -> str:
-        """The LABEL_TERMS terms most typical of the members and rare elsewhere, as the words they wrote."""
-        inside = Counter(term for i in members for term in self.docs[int(i)])
-        total = len(self.docs)
-        scored = sorted(((-(count / len(members)) * math.log(total / self.df[term]), term)
-                         for term, count in inside.items() if count >= 2 and len(term) > 2))
-        chosen = [term for _, term in scored[:LABEL_TERMS]]
-        words = Counter(word.lower() for i in members for word in _WORD.findall(self.texts[int(i)]))
-        spelled: dict[str, tuple[int, str]] = {}
-        for word, count in words.items():  # a stem is shown as its most frequent spelling in the cluster
-            stems = keywords.terms(word)
-            if len(stems) == 1 and stems[0] in chosen and count > spelled.get(stems[0], (0, ""))[0]:
-                spelled[stems[0]] = (count, word)
-        return ", ".join(spelled.get(term, (0, term))[1] for term in chosen)
-
-
-def _term_documents(rows: pa.Table) -> _TermDocuments:
-    return _TermDocuments(rows.column("terms").to_pylist(), rows.column("text").to_pylist())
-
-
-def match_clusters(previous: dict[str, set[str]], new: Sequence[set[str]], axis: str, highest: int) -> list[str]:
-    """Ids for the new clusters: an old id goes to the new cluster holding at least CARRY_OVER of the old
-    cluster's members (largest overlaps first, each id once); the others get numbers never used on the axis."""
-    pairs = sorted(((len(old & members), old_id, index) for old_id, old in previous.items()
-                    for index, members in enumerate(new) if len(old & members) >= CARRY_OVER * len(old)),
-                   key=lambda pair: (-pair[0], pair[1], pair[2]))
-    ids: dict[int, str] = {}
-    for _, old_id, index in pairs:
-        if index not in ids and old_id not in ids.values():
-            ids[index] = old_id
-    for index in range(len(new)):
-        if index not in ids:
-            highest += 1
-            ids[index] = f"{axis}-{highest}"
-    return [ids[index] for index in range(len(new))]
-
-
-def _cluster_rows(run_id: str, axis: str, ids: list[str], found: list[_Found]) -> pa.Table:
-    import numpy as np
-    import pyarrow as pa
-
-    from learnmem.storage.vectors import to_column
-
-    centroids = np.stack([info.centroid for info in found]) if found else np.zeros((0, EMBEDDING_DIM), np.float32)
-    return pa.table({
-        "run_id": [run_id] * len(ids), "axis": [axis] * len(ids), "cluster_id": ids,
-        "label": [info.label for info in found],
-        "size": pa.array([len(info.distances) for info in found], pa.int32()),
-        "avg_weight": [info.avg_weight for info in found],
-        "centroid": to_column(centroids, EMBEDDING_DIM),
-        "mean_distance": [info.mean for info in found], "sd_distance": [info.sd for info in found],
-        "threshold_distance": [info.mean + info.sd for info in found],
-    })
-
-
-def _member_rows(run_id: str, axis: str, ids: list[str], groups: list[np.ndarray], found: list[_Found],
-                 ghap_ids: list[str], weights: np.ndarray, warm: np.ndarray) -> pa.Table:
-    """One row per warm experience of the run: its cluster (None: noise) and distance to the centroid. Cold
-    experiences are not recorded: neither members nor noise."""
-    import pyarrow as pa
-
-    cluster_of: list[str | None] = [None] * len(ghap_ids)
-    distance_of: list[float | None] = [None] * len(ghap_ids)
-    for cluster_id, members, info in zip(ids, groups, found):
-        for row, distance in zip(members, info.distances):
-            cluster_of[int(row)], distance_of[int(row)] = cluster_id, float(distance)
-    table = pa.table({
-        "run_id": [run_id] * len(ghap_ids), "axis": [axis] * len(ghap_ids),
-        "cluster_id": pa.array(cluster_of, pa.string()), "ghap_id": ghap_ids,
-        "weight": weights.astype(float), "distance": pa.array(distance_of, pa.float64()),
-    })
-    return table.filter(pa.array(warm))
-
-
-def _insert(con, view: str, query: str, rows: pa.Table) -> None:
-    """Run an INSERT that reads the Arrow table `rows` registered as `view`."""
-    con.register(view, rows)
-    try:
-        con.execute(query)
-    finally:
-        con.unregister(view)
-
-
-# -- members -------------------------------------------------------------------------
-
-
-def cluster_axis(cluster_id: object) -> str:
-    """The axis a cluster id names; ValidationError when it is not `<axis>-<n>`."""
-    if not isinstance(cluster_id, str) or not CLUSTER_ID.match(cluster_id):
-        raise ValidationError(f"cluster_id: expected '<axis>-<number>' with axis one of {', '.join(AXES)} "
-                              f"(e.g. 'surprise-3'), got {cluster_id!r}")
-    return cluster_id.rsplit("-", 1)[0]
-
-
-def _current_cluster(con, cluster_id: str) -> dict:
-    axis = cluster_axis(cluster_id)
-    cursor = con.execute(sql.query("current_cluster"), {"cluster_id": cluster_id, "axis": axis})
-    row = cursor.fetchone()
-    if row is None:
-        raise NotFoundError(f"cluster_id: {cluster_id!r} is not a cluster of the latest clustering of axis "
-                            f"{axis!r}; get_clusters({axis!r}) lists the current ones")
-    return dict(zip([column[0] for column in cursor.description], row))
-
-
-def get_cluster_members(index: experiences.ExperienceIndex, store: Store, cluster_id: str,
-                        limit: int = 50) -> list[Experience]:
-    """The experiences of a cluster of the latest run, most central first (score = cosine to the centroid)."""
-    validate.integer("limit", limit, low=1, high=MAX_MEMBERS)
-    with store.read() as con:
-        cluster = _current_cluster(con, cluster_id)
-        members = con.execute(sql.query("cluster_member_ids"),
-                              {"run_id": cluster["run_id"], "cluster_id": cluster_id, "limit": limit}).fetchall()
-    rows = index.snapshot().axes[cluster["axis"]]
-    position = {ghap_id: row for row, ghap_id in enumerate(rows.table.column("ghap_id").to_pylist())}
-    return [rows.experience(position[ghap_id], round(1.0 - distance, 6))
-            for ghap_id, distance in members if ghap_id in position]
-
-
-# -- values --------------------------------------------------------------------------
-
-
 VALUE_FORM_MEMBERS = 20  # the most central members whose value forms a value is compared with
 
 
@@ -442,7 +112,7 @@ def _check(con, store: Store, embedder, text: str, cluster_id: str, cache: Value
 
     from learnmem.storage.vectors import to_matrix
 
-    cluster = _current_cluster(con, cluster_id)
+    cluster = current_cluster(con, cluster_id)
     centroids = con.execute(sql.query("current_centroids"), {"axis": cluster["axis"]}).to_arrow_table()
     forms = cache.get(con, embedder, store, cluster)
     vector = embedder.embed([text])[0]

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import learnmem
-from learnmem.learning import values as learning
+from learnmem.learning import clusters, values
 from learnmem.embedding.embed import HashingEmbedder
 from learnmem.errors import InsufficientDataError, NotFoundError, ValidationError
 
@@ -69,13 +69,13 @@ def clustered(hashed_lm, tmp_path):
 def test_matching_keeps_ids_of_clusters_that_carry_over_and_numbers_new_ones():
     previous = {"surprise-1": {"a", "b", "c", "d"}, "surprise-2": {"e", "f", "g"}, "surprise-4": {"h", "i"}}
     new = [{"a", "b", "c", "x", "y"}, {"e", "z"}, {"h", "i", "j"}, {"k", "l"}]
-    assert learning.match_clusters(previous, new, "surprise", 4) == ["surprise-1", "surprise-5", "surprise-4",
+    assert clusters.match_clusters(previous, new, "surprise", 4) == ["surprise-1", "surprise-5", "surprise-4",
                                                                      "surprise-6"]
 
 
 def test_matching_a_split_gives_the_old_id_to_the_larger_half_only():
     previous = {"full-3": set("abcdefgh")}
-    assert learning.match_clusters(previous, [set("abc"), set("defgh")], "full", 3) == ["full-4", "full-3"]
+    assert clusters.match_clusters(previous, [set("abc"), set("defgh")], "full", 3) == ["full-4", "full-3"]
 
 
 def _partition(labels: list[int]) -> list[set[int]]:
@@ -95,15 +95,15 @@ LABELLINGS = st.lists(st.integers(-1, 6), min_size=40, max_size=40).map(_partiti
 def test_matching_ids_are_unique_and_inherited_only_with_most_members(old_sets, new_sets, extra):
     previous = {f"full-{i + 1}": set(members) for i, members in enumerate(old_sets)}
     highest = len(old_sets) + extra
-    ids = learning.match_clusters(previous, [set(m) for m in new_sets], "full", highest)
+    ids = clusters.match_clusters(previous, [set(m) for m in new_sets], "full", highest)
     assert len(ids) == len(set(ids)) == len(new_sets)
     for cluster_id, members in zip(ids, new_sets):
         if cluster_id in previous:
-            assert len(previous[cluster_id] & members) >= learning.CARRY_OVER * len(previous[cluster_id])
+            assert len(previous[cluster_id] & members) >= clusters.CARRY_OVER * len(previous[cluster_id])
         else:
             assert int(cluster_id.split("-")[1]) > highest
     # The same clusters again keep every id.
-    assert learning.match_clusters(dict(zip(ids, map(set, new_sets))), [set(m) for m in new_sets], "full",
+    assert clusters.match_clusters(dict(zip(ids, map(set, new_sets))), [set(m) for m in new_sets], "full",
                                    highest + len(new_sets)) == ids
 
 
@@ -119,10 +119,10 @@ def test_a_run_is_stored_with_its_clusters_members_and_parameters(clustered):
                            "WHERE id = ?", [run.run_id]).fetchone()
     assert stored[:4] == ("surprise", 60, run.count, run.noise_count)
     parameters = json.loads(stored[4])
-    assert learning.MIN_DIMS <= parameters.pop("reduced_dims") <= learning.MAX_DIMS
-    assert parameters == {"min_cluster_size": learning.DEFAULT_MIN_CLUSTER_SIZE,
-                          "min_samples": learning.DEFAULT_MIN_SAMPLES,
-                          "explained_variance": learning.EXPLAINED_VARIANCE, "selection": "eom",
+    assert clusters.MIN_DIMS <= parameters.pop("reduced_dims") <= clusters.MAX_DIMS
+    assert parameters == {"min_cluster_size": clusters.DEFAULT_MIN_CLUSTER_SIZE,
+                          "min_samples": clusters.DEFAULT_MIN_SAMPLES,
+                          "explained_variance": clusters.EXPLAINED_VARIANCE, "selection": "eom",
                           "cold_tiers": ["bronze", "abandoned"]}  # cold storage: left out of the run
     members = clustered.sql("SELECT count(*), count(cluster_id) FROM cluster_members WHERE run_id = ?",
                             [run.run_id]).fetchone()
@@ -294,6 +294,6 @@ def test_clusters_keep_their_ids_when_new_experiences_join_them(clustered, tmp_p
              for c in grown.clusters}
     for cluster_id, members in before.items():  # every old cluster whose members stayed together kept its id
         holder = max(after.values(), key=lambda new: len(new & members))
-        if len(holder & members) >= learning.CARRY_OVER * len(members):
+        if len(holder & members) >= clusters.CARRY_OVER * len(members):
             assert members & after.get(cluster_id, set()), cluster_id
     assert set(before) & set(after)

@@ -483,7 +483,7 @@ def test_every_library_method_is_a_tool_or_deliberately_not(db: Path, tmp_path: 
 
         # Enums come from the library's constants.
         from learnmem.context import assembly as context
-        from learnmem.learning import ghap, values as learning
+        from learnmem.learning import clusters, ghap
 
         schemas = {name: tool.input_schema for name, tool in tools.items()}
         for tool, prop in (("start_ghap", "domain"), ("get_premortem", "domain"), ("list_ghap_entries", "domain"),
@@ -492,7 +492,7 @@ def test_every_library_method_is_a_tool_or_deliberately_not(db: Path, tmp_path: 
         for tool, prop in (("start_ghap", "strategy"), ("update_ghap", "strategy"), ("get_premortem", "strategy")):
             assert _enum(schemas[tool], prop) == list(ghap.STRATEGIES), (tool, prop)
         for tool in ("search_experiences", "get_clusters", "store_value", "list_values", "search_values"):
-            assert _enum(schemas[tool], "axis") == list(learning.AXES), tool
+            assert _enum(schemas[tool], "axis") == list(clusters.AXES), tool
         assert _enum(schemas["resolve_ghap"], "status") == list(ghap.STATUSES)
         assert _enum(schemas["search_experiences"], "outcome") == list(ghap.STATUSES)
         assert _enum(schemas["list_ghap_entries"], "outcome") == [*ghap.STATUSES, "active"]
