@@ -16,12 +16,11 @@ from typing import Any, TextIO
 
 import duckdb
 
-from learnmem.learning import terms
+from learnmem.learning import clusters, experiences, ghap, terms, values
 from learnmem.agents.capture import queue as capture_queue
 from learnmem.memory import compaction, memories, files as memory_files, usage as memory_usage
 from learnmem.context import assembly as context
 from learnmem.embedding import embed
-from learnmem.learning import clusters, experiences, ghap, values
 from learnmem.exchange import ghap_io, notes, portable
 from learnmem import validate
 from learnmem.code import bookkeeping, code_search, graph, indexer

@@ -28,8 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from learnmem.learning import terms
-from learnmem.learning import ghap
+from learnmem.learning import ghap, terms
 from learnmem.storage import sql
 from learnmem import validate
 from learnmem.context.records import Context, ContextItem, PatternCount, Premortem

@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from learnmem.learning import ghap
-from learnmem.learning import clusters, values as learned_values
+from learnmem.learning import clusters, ghap, values as learned_values
 from learnmem.exchange import ghap_io
 from learnmem.search import keywords
 from learnmem.embedding import passages

@@ -33,8 +33,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
-from learnmem.learning import terms
-from learnmem.learning import experiences, ghap
+from learnmem.learning import experiences, ghap, terms
 from learnmem.search import keywords
 from learnmem.storage import sql
 from learnmem import validate
