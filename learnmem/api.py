@@ -23,9 +23,9 @@ from learnmem.context import assembly as context
 from learnmem.embedding import embed
 from learnmem.exchange import ghap_io, notes, portable
 from learnmem import validate
-from learnmem.code import bookkeeping, code_search, graph, indexer
+from learnmem.code import bookkeeping, graph, indexer, search as code_search
 from learnmem.code.bookkeeping import IndexStats, RemoveFileResult
-from learnmem.code.code_search import CodeHit
+from learnmem.code.search import CodeHit
 from learnmem.code.graph import CallEdge
 from learnmem.code.indexer import IndexResult
 from learnmem.embedding.embed import DEFAULT_MODEL, Embedder, load_embedder

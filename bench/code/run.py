@@ -216,7 +216,7 @@ def run_quality(cfg: dict, real, work: Path) -> dict:
         return max(quality_mod.ALPHAS, key=lambda a: (results[tune]["scores"][f"{fusion} a={a}"]["mrr"], a))
 
     alpha, convex_alpha = best("qnorm"), best("convex")
-    from learnmem.code.code_search import CODE_ALPHA
+    from learnmem.code.search import CODE_ALPHA
 
     ci = {}
     for lib in libs:

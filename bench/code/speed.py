@@ -126,7 +126,7 @@ def latency(real, known: dict, queries: list[str], work: Path, target_units: int
     out = {"units": units, "eligible": eligible, "libraries": built, "files": files, "loc": lines,
            "index_seconds": index_s, "real_vectors": deriving.real_hits, "derived_vectors": deriving.derived,
            "queries": len(queries), "warmup": warmup, "load_before": load_average()}
-    from learnmem.code import code_search
+    from learnmem.code import search as code_search
 
     index = lm._code_index
     given = _GivenVector(real)

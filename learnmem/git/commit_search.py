@@ -14,7 +14,7 @@ from learnmem.search import keywords
 from learnmem.storage import sql
 from learnmem import validate
 from learnmem.git.records import CommitHit
-from learnmem.storage.store import iso, Store
+from learnmem.storage.store import Store, iso
 from learnmem.search.hybrid import Bm25, hybrid_rank, one_blas_thread
 from learnmem.storage.snapshot_cache import SnapshotCache
 from learnmem.storage.vectors import to_matrix_with_gaps

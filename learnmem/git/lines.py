@@ -21,7 +21,7 @@ from learnmem.git.blame import blame_file
 from learnmem.git.line_log import line_history
 from learnmem.git.records import BlameEntry, CodeAuthor, UnitChange
 from learnmem.git.reports import file_history
-from learnmem.storage.store import iso, Store
+from learnmem.storage.store import Store, iso
 
 MAX_UNIT_HISTORY = 200
 

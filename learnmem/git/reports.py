@@ -9,7 +9,7 @@ from learnmem import validate
 from learnmem.errors import NotFoundError, ValidationError
 from learnmem.git import projects
 from learnmem.git.records import FileHistoryEntry, Hotspot
-from learnmem.storage.store import iso, Store, utc_now
+from learnmem.storage.store import Store, iso, utc_now
 
 MAX_LIMIT = 1000
 
