@@ -67,16 +67,17 @@ class PostgresServer:
         return server
 
     def _run(self, *command) -> None:
-        done = subprocess.run([str(part) for part in command], capture_output=True, text=True, check=False,
-                              preexec_fn=self._demote if self._user else None, timeout=120)
+        # Demoted by setpriv rather than a preexec_fn: that would make Python fork() the whole test process,
+        # which the kernel refuses (ENOMEM) once the process maps a lot of address space (DuckDB's Arrow
+        # export of FLOAT[384] columns reserves ~2 GB of it per table); without one it uses vfork.
+        demote = (["setpriv", f"--reuid={self._user.pw_uid}", f"--regid={self._user.pw_gid}", "--clear-groups"]
+                  if self._user else [])
+        done = subprocess.run([*demote, *(str(part) for part in command)], capture_output=True, text=True,
+                              check=False, timeout=120)
         if done.returncode != 0:
             log = self.folder / "server.log"
             raise RuntimeError(f"{command[0]} failed ({done.returncode}): {done.stderr or done.stdout}"
                                + (f"\n{log.read_text()[-2000:]}" if log.exists() else ""))
-
-    def _demote(self) -> None:
-        os.setgid(self._user.pw_gid)
-        os.setuid(self._user.pw_uid)
 
     def create_database(self, name: str) -> str:
         """A new database; returns its libpq connection string (what follows `ducklake:postgres:`)."""
