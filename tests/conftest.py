@@ -17,8 +17,9 @@ os.environ.pop("LEARNMEM_DB", None)
 
 @pytest.fixture(scope="session")
 def embedder():
-    """The real all-MiniLM-L6-v2 ONNX embedder."""
-    return load_embedder()
+    """The real all-MiniLM-L6-v2 ONNX embedder; one thread per worker when pytest-xdist runs the suite on
+    several (`make test`): their threads would otherwise contend for the same cores."""
+    return load_embedder(threads=1 if os.environ.get("PYTEST_XDIST_WORKER") else None)
 
 
 @pytest.fixture
