@@ -45,13 +45,30 @@ def backend(request) -> str:
 
 
 @pytest.fixture(scope="session")
-def lake_catalog(tmp_path_factory) -> tuple[str, Path]:
-    """A lake for the session's contract tests: its name and data path (a PostgreSQL server of its own)."""
+def postgres(tmp_path_factory):
+    """A PostgreSQL server of the session's own, for the lakes' catalogs."""
     from tests.postgres import PostgresServer
 
     server = PostgresServer.start(Path(tmp_path_factory.mktemp("postgres")) / "server")
-    yield f"ducklake:postgres:{server.create_database('contract')}", tmp_path_factory.mktemp("lake-files")
+    yield server
     server.stop()
+
+
+_catalogs = itertools.count(1)
+
+
+@pytest.fixture(scope="module")
+def lake_catalog(postgres, tmp_path_factory) -> tuple[str, Path]:
+    """A lake of the module's own for its contract tests (a new catalog database): its name and data path.
+
+    Not one per session: every project a test makes stays in the catalog, and this process's attached
+    instance caches all it has seen (~10 MB and a little time per project, measured), so it is given back
+    when the module is done."""
+    from learnmem.storage.lake_store import release_instances
+
+    database = postgres.create_database(f"contract{next(_catalogs)}")
+    yield f"ducklake:postgres:{database}", tmp_path_factory.mktemp("lake-files")
+    release_instances()
 
 
 _projects = itertools.count(1)
@@ -83,3 +100,17 @@ def hashed_lm(target: dict) -> learnmem.Learnmem:
     """A fresh file (or lake project) with the hashing embedder: for logic that does not depend on retrieval
     quality."""
     return learnmem.open(**target, embedder=HashingEmbedder())
+
+
+# The longest modules first (measured with `pytest --durations=0`, seconds on one worker of `make test`): the
+# workers of `pytest -n 2 --dist loadfile` take whole modules in this order, and a long one left to the end
+# would run alone while the other worker idles.
+LONGEST_FIRST = ("tests/learning/test_values.py", "tests/storage/test_crash.py", "tests/learning/test_ghap.py",
+                 "tests/storage/test_lake_store.py", "tests/cli/test_cli.py", "tests/mcp_adapter/test_hostile.py",
+                 "tests/mcp_adapter/test_mcp.py", "tests/test_soak.py", "tests/memory/test_memories.py",
+                 "tests/test_notebooks.py", "tests/mcp_adapter/test_session.py", "tests/learning/test_corpus.py")
+
+
+def pytest_collection_modifyitems(items):
+    rank = {path: position for position, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))  # stable: the rest keep order

@@ -29,7 +29,7 @@ def _project() -> str:
 
 @pytest.fixture
 def lake(lake_catalog):
-    """open(project=..., agent=...) on the session's lake."""
+    """open(project=..., agent=...) on the module's lake."""
     catalog, files = lake_catalog
     return lambda project, agent="agent-1", **options: learnmem.open(
         catalog, data_path=files, project=project, agent=agent, embedder=options.pop("embedder", HashingEmbedder()),
@@ -331,3 +331,16 @@ def test_a_resolve_on_a_lake_writes_its_axes_embedded(lake):
     assert lm.sql("SELECT count(*) FROM experience_axes_embedded WHERE embedding IS NOT NULL").fetchone() == (4,)
     assert lm.search_experiences("circular import through the command line", axis="surprise", limit=1,
                                 include_cold=True)  # ("still failing" says too little: bronze, cold)
+
+
+def test_released_instances_attach_again_and_keep_every_row(lake):
+    from learnmem.storage.lake_store import _instances, release_instances
+
+    project = _project()
+    stored = lake(project).store_memory("The release train leaves on Thursdays", "fact")
+    assert _instances, "a lake store holds this process's attached instance"
+    release_instances()
+    assert not _instances
+    again = lake(project)
+    assert again.get_memory(stored.id).content == "The release train leaves on Thursdays"
+    assert again.store_memory("Hotfixes skip the train", "fact").duplicate is False
