@@ -16,37 +16,36 @@ from typing import Any, TextIO
 
 import duckdb
 
-from learnmem.learning import clusters, experiences, ghap, terms, values
-from learnmem.agents.capture import queue as capture_queue
-from learnmem.memory import compaction, memories, files as memory_files, usage as memory_usage
-from learnmem.context import assembly as context
-from learnmem.embedding import embed
-from learnmem.exchange import ghap_io, notes, portable
 from learnmem import validate
+from learnmem.agents.capture import queue as capture_queue
 from learnmem.code import bookkeeping, graph, indexer, search as code_search
 from learnmem.code.bookkeeping import IndexStats, RemoveFileResult
-from learnmem.code.search import CodeHit
 from learnmem.code.graph import CallEdge
 from learnmem.code.indexer import IndexResult
+from learnmem.code.search import CodeHit
+from learnmem.context import assembly as context
+from learnmem.context.records import Context, Premortem
+from learnmem.embedding import embed
 from learnmem.embedding.embed import DEFAULT_MODEL, Embedder, load_embedder
+from learnmem.exchange import ghap_io, notes, portable
+from learnmem.exchange.ghap_io import ImportResult
+from learnmem.exchange.portable import DataImportResult, ExportResult
 from learnmem.git import commit_search, reports, repository
 from learnmem.git.records import (
     BlameEntry, CodeAuthor, CommitHit, CommitIndexResult, FileHistoryEntry, Hotspot, UnitChange,
 )
-from learnmem.exchange.ghap_io import ImportResult
-from learnmem.exchange.portable import DataImportResult, ExportResult
-from learnmem.context.records import Context, Premortem
-from learnmem.learning.records import ClusterRun, Value, ValueCheck
+from learnmem.learning import clusters, experiences, ghap, terms, values
 from learnmem.learning.ghap_records import (
     ActiveGhap, Experience, GhapSummary, ResolveResult, SessionEnd, StartResult, UpdateResult,
 )
+from learnmem.learning.records import ClusterRun, Value, ValueCheck
+from learnmem.memory import compaction, files as memory_files, memories, usage as memory_usage
 from learnmem.memory.index import MemoryIndex
-from learnmem.memory.records import (DeleteResult, DocGap, FlushResult, ForgetResult, Info, Memory, MemoryHit, MemorySummary,
-                              MemoryWithFiles, QueuedMemory, StaleMemory, StoreResult)
+from learnmem.memory.records import (DeleteResult, DocGap, FlushResult, ForgetResult, Info, Memory, MemoryHit,
+                                     MemorySummary, MemoryWithFiles, QueuedMemory, StaleMemory, StoreResult)
 from learnmem.storage import backup
 from learnmem.storage.lake_store import open_store
-from learnmem.storage.paths import database_path, project_root
-
+from learnmem.storage.paths import database_path, ignore_learnmem_folder, project_root
 
 class Learnmem:
     """One learnmem file, or one project of a lake. Create it with `learnmem.open()`."""
@@ -594,13 +593,7 @@ def open(  # noqa: A001 - learnmem.open() reads like the builtin it mirrors
 
 def init_project(directory: str | os.PathLike = ".") -> Path:
     """Create `<repo root>/.learnmem/learnmem.duckdb` and ignore `.learnmem/` in `.gitignore`. Returns the file."""
-    root = project_root(Path(directory))
     path = database_path(directory)
     Learnmem(path).close()
-    gitignore = root / ".gitignore"
-    lines = gitignore.read_text(encoding="utf-8").splitlines() if gitignore.exists() else []
-    if not any(line.strip().rstrip("/") in (".learnmem", "/.learnmem") for line in lines):
-        prefix = "" if not lines or gitignore.read_text(encoding="utf-8").endswith("\n") else "\n"
-        with gitignore.open("a", encoding="utf-8") as handle:
-            handle.write(f"{prefix}.learnmem/\n")
+    ignore_learnmem_folder(project_root(Path(directory)))
     return path

@@ -1,8 +1,8 @@
 """The words of a GHAP entry: domains, strategies, root cause categories, outcome statuses, confidence tiers
 and their weights, and which tiers are cold (kept, but left out of clustering and default retrieval).
 
-Standard library only: the state machine (ghap.py), the experiences it resolves into and every door's
-vocabulary read these without loading each other.
+No numpy, pyarrow or DuckDB here (the hooks' one-shot view reads the cold tiers): the state machine
+(ghap.py), the experiences it resolves into and the doors' vocabulary read these without loading each other.
 """
 
 from __future__ import annotations

@@ -41,3 +41,14 @@ def database_path(directory: str | os.PathLike[str] = ".") -> Path:
 def default_path() -> Path:
     """The file for the working directory: database_path(cwd)."""
     return database_path(Path.cwd())
+
+
+def ignore_learnmem_folder(root: Path) -> None:
+    """Add `.learnmem/` to `<root>/.gitignore` (made if missing) unless a line ignores it already."""
+    gitignore = root / ".gitignore"
+    text = gitignore.read_text(encoding="utf-8") if gitignore.exists() else ""
+    if any(line.strip().rstrip("/") in (".learnmem", "/.learnmem") for line in text.splitlines()):
+        return
+    prefix = "" if not text or text.endswith("\n") else "\n"  # never glue the entry onto the last line
+    with gitignore.open("a", encoding="utf-8") as handle:
+        handle.write(f"{prefix}.learnmem/\n")
