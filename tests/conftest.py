@@ -1,9 +1,12 @@
-"""Shared fixtures: the real embedding model (built once per session) and fresh files."""
+"""Shared fixtures: the real embedding model (built once per session), fresh files, and the planted-theme corpus
+imported once per run."""
 
 from __future__ import annotations
 
+import fcntl
 import itertools
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -108,6 +111,41 @@ def hashed_lm(target: dict) -> learnmem.Learnmem:
     """A fresh file (or lake project) with the hashing embedder: for logic that does not depend on retrieval
     quality."""
     return learnmem.open(**target, embedder=HashingEmbedder())
+
+
+CORPUS = Path(__file__).resolve().parent / "data" / "experiences.jsonl"
+
+
+@pytest.fixture(scope="session")
+def corpus_file(tmp_path_factory, embedder) -> Path:
+    """A closed file holding CORPUS (332 resolved GHAP entries) imported with the real model, and nothing else.
+
+    Embedding its 1,060 axis texts takes ~30 s on one core, and four modules start from it; so the run makes it
+    once, under a lock in the folder every xdist worker shares (the others wait for it), and each test copies
+    it with copy_corpus."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # popen-gwN's parent: this run's, common to its workers
+    made = shared / "corpus" / "corpus.duckdb"
+    made.parent.mkdir(exist_ok=True)
+    with open(shared / "corpus.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not made.exists():
+            building = made.with_name("building.duckdb")
+            lm = learnmem.open(building, embedder=embedder)
+            result = lm.import_ghap(CORPUS)
+            assert (result.imported, result.errors, result.warnings) == (332, (), ())
+            assert lm.sql("SELECT count(*) FROM experience_axes WHERE embedding IS NULL").fetchone() == (0,)
+            lm.close()
+            assert not Path(f"{building}.wal").exists()  # all in the one file copy_corpus copies
+            building.rename(made)
+    return made
+
+
+def copy_corpus(corpus_file: Path, destination: Path) -> Path:
+    """A file of the test's own holding the imported corpus (corpus_file) at `destination`."""
+    shutil.copyfile(corpus_file, destination)
+    return destination
 
 
 # The longest modules first (measured with `pytest --durations=0`, seconds on one worker of `make test`): the

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import learnmem
 from learnmem.context import assembly as context
 from learnmem.embedding.embed import HashingEmbedder
+from tests.conftest import copy_corpus
 from tests.gitrepo import GitRepo
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -44,10 +45,12 @@ REPORT_CODE = '''def render_invoice(order):
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory, embedder):
-    """A project: code and history indexed, memories, the corpus of experiences clustered, a value stored,
-    one GHAP cycle of our own (falsified) and one active entry."""
+def world(tmp_path_factory, embedder, corpus_file):
+    """A project: the corpus of experiences (imported first: tests/conftest.py corpus_file), code and history
+    indexed, memories, the experiences clustered, a value stored, one GHAP cycle of our own (falsified) and one
+    active entry."""
     root = tmp_path_factory.mktemp("context")
+    copy_corpus(corpus_file, root / "memory.duckdb")
     repo = GitRepo.init(root / "shop")
     now = int(time.time())
     repo.write("shop/cache.py", CACHE_CODE)
@@ -69,7 +72,7 @@ def world(tmp_path_factory, embedder):
         "fact": lm.store_memory("The staging database is refreshed from production every Sunday night",
                                 category="fact", importance=0.3).id,
     }
-    assert lm.import_ghap(DATA / "experiences.jsonl").imported == 332
+    assert lm.sql("SELECT count(*) FROM ghap_entries").fetchone() == (332,)
     lm.get_clusters("full")
     rows = lm.sql("SELECT ghap_id, cluster_id FROM current_cluster_members WHERE axis = 'full' AND cluster_id "
                   "IS NOT NULL").fetchall()

@@ -24,6 +24,7 @@ import pytest
 from sklearn.metrics import adjusted_rand_score
 
 import learnmem
+from tests.conftest import copy_corpus
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 THEMES = json.loads((DATA / "experiences_themes.json").read_text(encoding="utf-8"))
@@ -37,10 +38,10 @@ FAITHFUL_FLOOR = 7  # first drafts accepted, of the 10 themes, on the full axis
 
 
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory, embedder):
-    lm = learnmem.open(tmp_path_factory.mktemp("corpus") / "corpus.duckdb", embedder=embedder)
-    result = lm.import_ghap(DATA / "experiences.jsonl")
-    assert (result.imported, result.errors, result.warnings) == (332, (), ())
+def corpus(tmp_path_factory, embedder, corpus_file):
+    """The corpus imported (tests/conftest.py corpus_file: 332 entries, no error or warning) and clustered."""
+    lm = learnmem.open(copy_corpus(corpus_file, tmp_path_factory.mktemp("corpus") / "corpus.duckdb"),
+                       embedder=embedder)
     runs = {axis: lm.get_clusters(axis) for axis in FLOORS}
     return lm, runs
 

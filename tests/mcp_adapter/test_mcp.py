@@ -22,6 +22,7 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 import learnmem
+from tests.conftest import copy_corpus
 
 ROOT = Path(__file__).resolve().parents[2]
 DUCKDB_CLI = Path(sys.executable).parent / "duckdb"
@@ -374,13 +375,12 @@ def test_ghap_tools_track_resolve_and_search_over_stdio(db: Path, tmp_path: Path
 
 LEARNING_TOOLS = ("get_clusters", "get_cluster_members", "validate_value", "store_value", "list_values",
                   "search_values")
-CORPUS = ROOT / "tests" / "data" / "experiences.jsonl"
 
 
-def test_learning_tools_cluster_validate_and_store_values_over_stdio(db: Path, tmp_path: Path, embedder) -> None:
-    """The planted-theme corpus -> get_clusters -> members -> validate (both ways) -> store -> list -> search."""
-    imported = learnmem.open(db, embedder=embedder).import_ghap(CORPUS)
-    assert imported.imported > 300 and not imported.errors
+def test_learning_tools_cluster_validate_and_store_values_over_stdio(db: Path, tmp_path: Path, corpus_file) -> None:
+    """The planted-theme corpus (imported: tests/conftest.py corpus_file) -> get_clusters -> members -> validate
+    (both ways) -> store -> list -> search."""
+    copy_corpus(corpus_file, db)
 
     async def scenario(session: ClientSession) -> None:
         tools = {tool.name: tool for tool in (await session.list_tools()).tools}
