@@ -27,7 +27,7 @@ demo: setup
 # Two workers, each taking whole modules (examples of one docs page, and a module's shared fixtures, stay
 # together); tests/conftest.py hands out the longest modules first.
 test: setup
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile; code=$$?; \
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder; code=$$?; \
 	if [ $$code -eq 5 ]; then echo "pytest collected no tests"; exit 1; fi; exit $$code
 
 bench: setup

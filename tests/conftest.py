@@ -148,13 +148,16 @@ def copy_corpus(corpus_file: Path, destination: Path) -> Path:
     return destination
 
 
-# The longest modules first (measured with `pytest --durations=0`, seconds on one worker of `make test`): the
-# workers of `pytest -n 2 --dist loadfile` take whole modules in this order, and a long one left to the end
-# would run alone while the other worker idles.
-LONGEST_FIRST = ("tests/learning/test_values.py", "tests/storage/test_crash.py", "tests/learning/test_ghap.py",
-                 "tests/storage/test_lake_store.py", "tests/cli/test_cli.py", "tests/mcp_adapter/test_hostile.py",
-                 "tests/mcp_adapter/test_mcp.py", "tests/test_soak.py", "tests/memory/test_memories.py",
-                 "tests/test_notebooks.py", "tests/mcp_adapter/test_session.py", "tests/learning/test_corpus.py")
+# The longest modules first (seconds on one worker of `make test`, measured with a per-test timestamp plugin): the
+# workers of `pytest -n 2 --dist loadfile --no-loadscope-reorder` take whole modules in this order, and a long one
+# left to the end would run alone while the other worker idles. test_corpus comes third: the first worker to
+# reach it makes corpus_file (~30 s) while the other runs test_crash, so no later module waits for it.
+LONGEST_FIRST = ("tests/learning/test_ghap.py", "tests/storage/test_crash.py", "tests/learning/test_corpus.py",
+                 "tests/mcp_adapter/test_hostile.py", "tests/learning/test_values.py", "tests/memory/test_memories.py",
+                 "tests/cli/test_cli.py", "tests/storage/test_lake_store.py", "tests/test_soak.py",
+                 "tests/code/test_stats.py", "tests/mcp_adapter/test_session.py", "tests/exchange/test_portable.py",
+                 "tests/mcp_adapter/test_mcp.py", "tests/code/test_incremental.py", "tests/context/test_context.py",
+                 "tests/git/test_linediff.py", "tests/agents/test_hooks.py", "tests/learning/test_cold_storage.py")
 
 
 def pytest_collection_modifyitems(items):
