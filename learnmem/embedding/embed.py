@@ -94,6 +94,10 @@ class OnnxEmbedder:
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.log_severity_level = 3  # warnings about unused initializers are noise here
+        # Idle threads sleep instead of spinning: a query costs ~0.5 ms more, and 50 single-text queries 10 ms
+        # apart burned 0.5 s of CPU instead of 1.1 s (2 cores; batches are as fast): an MCP server or hook
+        # shares the machine with the agent's own builds and tests.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self._session = ort.InferenceSession(
             str(model_dir / "model.onnx"), options, providers=["CPUExecutionProvider"]
         )
