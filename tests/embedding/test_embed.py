@@ -111,6 +111,19 @@ def test_batches_are_cut_where_padding_would_cost_more_than_the_slack():
     assert [len(b) for b in _length_batches(order[:5], lengths, batch_size=2)] == [2, 2, 1]
 
 
+def test_batches_hold_at_most_max_batch_tokens_padded_tokens():
+    from learnmem.embedding.embed import MAX_BATCH_TOKENS, _length_batches
+
+    lengths = [256] * 10 + [200] * 7 + [12] * 100
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    batches = list(_length_batches(order, lengths, batch_size=32))
+    assert sorted(row for batch in batches for row in batch) == list(range(len(lengths)))
+    assert all(len(batch) * max(lengths[i] for i in batch) <= MAX_BATCH_TOKENS for batch in batches)
+    # 12-token rows are cut by batch_size (and the slack); 200 and 256-token rows by the cap: 5 x 200, then
+    # 200, 200, 256, 256 (1,024 padded tokens), then 4 x 256 twice.
+    assert [len(b) for b in batches] == [32, 32, 32, 4, 5, 4, 4, 4]
+
+
 def test_truncates_at_256_tokens(embedder):
     long = "memory " * 400
     a, b = embedder.embed([long, long + "completely different ending about volcanoes"])
