@@ -33,7 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CHILD = """
 import sys
 import learnmem
-from learnmem.embedding.embed import HashingEmbedder
+import learnmem.storage.store  # duckdb and the store, imported before "ready": on a loaded machine that took
+from learnmem.embedding.embed import HashingEmbedder  # longer than the holder held the file (the open never waited)
 
 print("ready", flush=True)
 lm = learnmem.open(sys.argv[1], embedder=HashingEmbedder())
@@ -63,7 +64,7 @@ def test_the_probe_sees_a_process_wait_for_a_locked_file(tmp_path: Path) -> None
                              text=True, env=_probe_env(probe_dir, "probe-test"), cwd=tmp_path)
     try:
         assert child.stdout.readline().strip() == "ready"
-        time.sleep(1.5)
+        time.sleep(2.0)
     finally:
         holder.close()
     out, err = child.communicate(timeout=60)
