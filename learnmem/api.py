@@ -47,6 +47,7 @@ from learnmem.storage import backup
 from learnmem.storage.lake_store import open_store
 from learnmem.storage.paths import database_path, ignore_learnmem_folder, project_root
 
+
 class Learnmem:
     """One learnmem file, or one project of a lake. Create it with `learnmem.open()`."""
 

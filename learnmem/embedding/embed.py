@@ -175,8 +175,9 @@ def _length_batches(order: list[int], lengths: list[int], batch_size: int) -> It
     tokens = 0
     for row in order:
         width = lengths[row]  # the longest so far: rows come shortest first
-        if batch and (len(batch) == batch_size or width * (len(batch) + 1) > MAX_BATCH_TOKENS
-                      or width * (len(batch) + 1) > PADDING_SLACK * (tokens + width)):
+        padded = width * (len(batch) + 1)  # the batch's tokens with this row, every row padded to `width`
+        if batch and (len(batch) == batch_size or padded > MAX_BATCH_TOKENS
+                      or padded > PADDING_SLACK * (tokens + width)):
             yield batch
             batch, tokens = [], 0
         batch.append(row)

@@ -334,13 +334,8 @@ def _agent_ready(con: duckdb.DuckDBPyConnection, layout: Layout) -> bool:
         return False
 
 
-def _template_statements() -> tuple[list[tuple[str, str]], dict[str, str]]:
-    statements, meta = _migrated_template_statements()
-    return list(statements), dict(meta)
-
-
 @functools.lru_cache(maxsize=1)
-def _migrated_template_statements() -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+def _template_statements() -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
     """Once per process: the migrations are this library's own, and running them costs ~70 ms per project or
     agent made."""
     from learnmem.storage.store import migrated_template
@@ -367,9 +362,10 @@ def _make_project(con: duckdb.DuckDBPyConnection, embedding_model: str, embeddin
     if present:
         raise LakeError(f"lake: project {layout.project!r} holds tables ({', '.join(sorted(present)[:5])}...) "
                         "but no learnmem meta: not a learnmem project; name another project")
-    statements, meta = _template_statements()
-    meta |= {"schema_version": ours, "library_version": VERSION, "embedding_model": embedding_model,
-             "embedding_dim": str(embedding_dim), "lake_format": LAKE_FORMAT}
+    statements, template_meta = _template_statements()
+    meta = dict(template_meta) | {"schema_version": ours, "library_version": VERSION,
+                                  "embedding_model": embedding_model, "embedding_dim": str(embedding_dim),
+                                  "lake_format": LAKE_FORMAT}
     con.execute(sql.query("use_database").format(alias=layout.project_schema))
     con.begin()
     for table, statement in statements:
