@@ -1,6 +1,6 @@
 """`python -m mcp_adapter`: run the learnmem MCP server over stdio."""
 
-from mcp_adapter.server import main
+from mcp_adapter.process import main
 
 if __name__ == "__main__":
     main()

@@ -18,13 +18,16 @@ enum value outside the library's constants, a missing field) is answered in the
 same error object, as a validation_error naming the field, the value and the
 options. A request the transport cannot read (JSON nested deeper than its parser
 allows, a lone surrogate escape) is answered too, never dropped: see
-`transport.Server.run_stdio_async`.
+`transport.Server._serve`.
 
 `sql` is a tool only when the server is started with `--allow-sql`, and then
 read-only (Learnmem.sql enforces it).
 
-This module builds the server and serves it; the rest of the package, one module per idea:
+This module builds the server; the rest of the package, one module per idea:
 
+- `process`: the `learnmem-mcp` process: the handshake answered at once, the server booted in the background,
+  a clean stop on SIGINT, SIGTERM or stdin closed;
+- `handshake`: the `initialize` answer, the server's name and instructions, with nothing heavy imported;
 - `results`: a library call run in a worker thread, its outcome serialised, a raised error as an error object;
 - `schema`: the tools' annotations (hints) and the types of their input schemas, from the library's constants;
 - `transport`: the server class, answering calls the SDK refuses and requests its transport cannot read;
@@ -32,15 +35,11 @@ This module builds the server and serves it; the rest of the package, one module
   `tools_sql`: the tools, one `register(server, lm)` per group, registered in that order.
 """
 
-import argparse
-import sys
-import threading
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 
 import learnmem
-from learnmem.errors import LearnmemError
 from mcp_adapter import (
     tools_code,
     tools_context,
@@ -51,29 +50,11 @@ from mcp_adapter import (
     tools_memories,
     tools_sql,
 )
+from mcp_adapter.handshake import INSTRUCTIONS, SERVER_NAME
 from mcp_adapter.tools_sql import MAX_SQL_ROWS
 from mcp_adapter.transport import Server
 
-__all__ = ["INSTRUCTIONS", "MAX_SQL_ROWS", "NOT_TOOLS", "SERVER_NAME", "build_server", "main"]
-
-SERVER_NAME = "learnmem"
-
-INSTRUCTIONS = (
-    "Long-term memory for this project, kept in one local DuckDB file. "
-    "At the start of a task call get_context (depth light) for what matters now; after a failure, or before a "
-    "risky change, call get_context with depth rich and your situation, and get_premortem before trying a "
-    "strategy on a kind of work. "
-    "Store facts, decisions, preferences and corrections worth remembering with "
-    "store_memory; look them up by meaning with retrieve_memories before you act. "
-    "Ask the code index (search_code, find_callers) and the git history (search_commits, get_file_history, "
-    "get_blame, get_unit_history: why is this code like this?) before changing code. "
-    "Track each non-trivial attempt as a GHAP entry (start_ghap: goal, hypothesis, action, prediction; "
-    "update_ghap as your belief changes; resolve_ghap when the outcome is known, abandon_ghap when you give up) "
-    "and look up what earlier attempts taught with search_experiences. If get_orphaned_entry shows an entry an "
-    "earlier session left active, adopt_orphan or abandon_orphan it. "
-    "Every tool returns a JSON object; on failure it is "
-    '{"error": {"type": ..., "message": ...}} and the message says how to fix the call.'
-)
+__all__ = ["INSTRUCTIONS", "MAX_SQL_ROWS", "NOT_TOOLS", "SERVER_NAME", "build_server"]
 
 # Library methods that are deliberately not tools, and why.
 NOT_TOOLS = {
@@ -112,59 +93,10 @@ _TOOL_GROUPS = (tools_memories, tools_code, tools_git, tools_ghap, tools_learnin
 def build_server(lm: Any, *, allow_sql: bool = False) -> MCPServer:
     """Build an MCP server whose tools call the given opened learnmem library (`learnmem.open(...)`); with
     `allow_sql`, also the read-only `sql` tool."""
-    server = Server(name=SERVER_NAME, instructions=INSTRUCTIONS, version=_library_version())
+    server = Server(name=SERVER_NAME, instructions=INSTRUCTIONS, version=learnmem.__version__)
     for group in _TOOL_GROUPS:
         group.register(server, lm)
     if allow_sql:
         tools_sql.register(server, lm)
     return server
 
-
-def _library_version() -> str:
-    """The learnmem version, advertised as the server version."""
-    return getattr(learnmem, "__version__", "")
-
-
-def _warm_up(lm: Any) -> None:
-    """Best effort: a failure here (say, a model mismatch) is reported by the first tool call instead."""
-    try:
-        lm.warm_up()
-    except Exception:  # noqa: BLE001
-        pass
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Entry point of `learnmem-mcp` / `python -m mcp_adapter`: serve the tools over stdio."""
-    parser = argparse.ArgumentParser(
-        prog="learnmem-mcp",
-        description="Serve learnmem's memory tools to an MCP client over stdio.",
-    )
-    parser.add_argument(
-        "--db",
-        metavar="PATH",
-        default=None,
-        help="database file, or a lake: ducklake:postgres:<libpq string> (default: $LEARNMEM_DB, else <git root or "
-             "cwd>/.learnmem/learnmem.duckdb)",
-    )
-    parser.add_argument(
-        "--allow-sql",
-        action="store_true",
-        help="also serve the `sql` tool: one read-only query on the memory file (off by default)",
-    )
-    args = parser.parse_args(argv)
-    try:
-        lm = learnmem.open(args.db)
-    except Exception as exc:  # noqa: BLE001 - one readable line beats a traceback in a client's log
-        # stdout belongs to the protocol: report on stderr, where MCP clients log it.
-        print(f"learnmem-mcp: error: {exc}", file=sys.stderr)
-        raise SystemExit(2 if isinstance(exc, LearnmemError) else 1) from None
-    # Load the model while the client is still handshaking: the first tool call then answers at full speed.
-    threading.Thread(target=_warm_up, args=(lm,), name="learnmem-warm-up", daemon=True).start()
-    try:
-        build_server(lm, allow_sql=args.allow_sql).run("stdio")
-    finally:
-        lm.close()  # writes the memory use counted since the last batch
-
-
-if __name__ == "__main__":
-    main()

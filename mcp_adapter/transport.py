@@ -2,13 +2,15 @@
 
 A call the SDK refuses (arguments outside the input schema, an unknown tool) gets the same error object as a
 library error. A request the stdio transport cannot read (JSON nested deeper than its parser allows, a lone
-surrogate escape) is read again or answered: see `Server.run_stdio_async`.
+surrogate escape) is read again or answered: see `Server._serve`.
 """
 
 import json
 import logging
 import re
-from typing import Any
+from collections.abc import AsyncIterator
+from io import TextIOWrapper
+from typing import Any, BinaryIO
 
 import anyio
 import pydantic
@@ -113,26 +115,69 @@ class Server(MCPServer):
             raise
 
     async def run_stdio_async(self) -> None:
-        """Serve over stdio (as the SDK does), answering the lines its transport cannot read (`_reread`)."""
+        """Serve over the process's stdio, as the SDK does (`serve_wire` is what `learnmem-mcp` runs)."""
         async with stdio_server() as (read_stream, write_stream):
-            send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+            await self._serve(read_stream, write_stream, None)
 
-            async def relay() -> None:
-                async with send:
-                    async for item in read_stream:
-                        if isinstance(item, Exception):
-                            reread = _reread(item)
-                            if reread is None:
-                                _log.warning("unreadable message: %s", item)
-                                continue
-                            answer, item = reread
-                            if answer:
-                                await write_stream.send(item)
-                                continue
-                        await send.send(item)
+    async def serve_wire(self, reader: BinaryIO, writer: BinaryIO, first_line: bytes,
+                         answered_id: int | str | None) -> None:
+        """Serve the protocol's wire (`process.Wire`) until the client closes it: `first_line` is what the
+        process read before the server was built, and `answered_id` the id of the `initialize` it answered
+        itself (`handshake`), whose answer from the SDK is dropped."""
 
-            async with anyio.create_task_group() as tasks:
-                tasks.start_soon(relay)
-                await self._lowlevel_server.run(receive, write_stream,
+        async def lines() -> AsyncIterator[str]:
+            if first_line:
+                yield first_line.decode("utf-8", errors="replace")
+            async for line in anyio.wrap_file(TextIOWrapper(reader, encoding="utf-8", errors="replace")):
+                yield line
+
+        stdout = anyio.wrap_file(TextIOWrapper(writer, encoding="utf-8"))
+        async with stdio_server(stdin=lines(), stdout=stdout) as (read_stream, write_stream):
+            await self._serve(read_stream, write_stream, answered_id)
+
+    async def _serve(self, read_stream: Any, write_stream: Any, answered_id: int | str | None) -> None:
+        """Run the SDK's server between the transport's streams, answering the lines the transport cannot
+        read (`_reread`) and dropping the SDK's answer to an `initialize` already answered."""
+        send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+        answers, outgoing = anyio.create_memory_object_stream[SessionMessage](0)
+
+        async def relay() -> None:
+            async with send:
+                async for item in read_stream:
+                    if isinstance(item, Exception):
+                        reread = _reread(item)
+                        if reread is None:
+                            _log.warning("unreadable message: %s", item)
+                            continue
+                        answer, item = reread
+                        if answer:
+                            await write_stream.send(item)
+                            continue
+                    await send.send(item)
+
+        forwarded = anyio.Event()
+
+        async def forward() -> None:
+            pending = answered_id
+            async with outgoing:
+                async for item in outgoing:
+                    message = item.message
+                    if pending is not None and isinstance(message, (JSONRPCResponse, JSONRPCError)) \
+                            and message.id == pending:
+                        pending = None
+                        if isinstance(message, JSONRPCError):
+                            _log.warning("the SDK refused the initialize already answered: %s",
+                                         message.error.message)
+                        continue
+                    await write_stream.send(item)
+            forwarded.set()
+
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(relay)
+            tasks.start_soon(forward)
+            async with answers:
+                await self._lowlevel_server.run(receive, answers,
                                                 self._lowlevel_server.create_initialization_options())
-                tasks.cancel_scope.cancel()  # the client left: stop reading for it
+            await forwarded.wait()  # every answer is on its way out
+            tasks.cancel_scope.cancel()  # the client left: stop reading for it
+        await write_stream.aclose()  # the transport's writer then ends, and with it the transport
