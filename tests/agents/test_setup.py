@@ -20,10 +20,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from learnmem.agents.setup import install as agent_setup
+from learnmem.agents.setup import launcher
 from learnmem.errors import LearnmemError, ValidationError
 
 ROOT = Path(__file__).resolve().parents[2]
-COMMANDS = {"learnmem_command": "learnmem", "mcp_command": "learnmem-mcp"}
+SCRIPTS = "/opt/learnmem/bin"
+COMMANDS = {"scripts": SCRIPTS}
 EVENTS = {event: slug for event, slug, _, _ in agent_setup.HOOK_EVENTS}
 
 
@@ -83,10 +85,14 @@ def test_install_claude_writes_hooks_server_commands_and_section(tmp_path: Path)
     for event, slug, matcher, timeout in agent_setup.HOOK_EVENTS:
         (group,) = settings["hooks"][event]
         assert group.get("matcher") == matcher
-        assert group["hooks"] == [{"type": "command", "command": f"learnmem hook {slug}", "timeout": timeout}]
+        assert group["hooks"] == [{"type": "command", "command": f'sh "$CLAUDE_PROJECT_DIR/.claude/learnmem" hook {slug}',
+                                   "timeout": timeout}]
 
-    assert _json(project / ".mcp.json") == {
-        "mcpServers": {"learnmem": {"type": "stdio", "command": "learnmem-mcp", "args": []}}}
+    assert _json(project / ".mcp.json") == {"mcpServers": {"learnmem": {
+        "type": "stdio", "command": "sh", "args": ["${CLAUDE_PROJECT_DIR:-.}/.claude/learnmem", "mcp"]}}}
+    # The launcher both run, and where this machine's learnmem is, for it.
+    assert (project / ".claude" / "learnmem").read_text() == launcher.launcher_text()
+    assert (project / ".learnmem" / "scripts-path").read_text() == SCRIPTS + "\n"
 
     tools = _server_tools()
     assert {"store_memory", "validate_value", "get_context", "get_premortem"} <= tools
@@ -120,8 +126,10 @@ def test_install_opencode_writes_config_commands_and_agents_md(tmp_path: Path) -
     agent_setup.install(project, ["opencode"], **COMMANDS)
     assert _json(project / "opencode.json") == {
         "$schema": "https://opencode.ai/config.json",
-        "mcp": {"learnmem": {"type": "local", "command": ["learnmem-mcp"], "enabled": True}},
+        "mcp": {"learnmem": {"type": "local", "command": ["sh", ".opencode/learnmem", "mcp"], "enabled": True,
+                             "timeout": 30000}},
     }
+    assert (project / ".opencode" / "learnmem").read_text() == launcher.launcher_text()
     for name in agent_setup.COMMAND_NAMES:
         meta = _front_matter((project / ".opencode" / "commands" / f"{name}.md").read_text())
         assert set(meta) == {"description"}  # opencode's keys only: no Claude tool names
@@ -137,10 +145,47 @@ def test_a_second_install_changes_nothing(tmp_path: Path) -> None:
     assert not again.changed
     assert {action.action for action in again.actions} == {"unchanged"}
     assert _snapshot(project) == before
-    # Ours is recognised by its command, wherever learnmem lives: no duplicate with another path.
-    third = agent_setup.install(project, ["claude"], learnmem_command="/opt/venv/bin/learnmem",
-                                mcp_command="/opt/venv/bin/learnmem-mcp")
-    assert not third.changed and _snapshot(project) == before
+    # Another learnmem on this machine: only the personal record of where it is changes.
+    third = agent_setup.install(project, ["claude"], scripts="/home/me/.local/bin")
+    assert [(a.path, a.action) for a in third.actions if a.action != "unchanged"] == [
+        (".learnmem/scripts-path", "updated")]
+    assert {path for path, data in _snapshot(project).items() if before[path] != data} == {".learnmem/scripts-path"}
+
+
+def test_install_brings_entries_of_an_earlier_version_to_the_launcher(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    (project / ".claude").mkdir()
+    old_hooks = {event: [{**({"matcher": matcher} if matcher else {}), "hooks": [
+        {"type": "command", "command": f"/old/venv/bin/learnmem hook {slug}", "timeout": 99}]}]
+        for event, slug, matcher, _ in agent_setup.HOOK_EVENTS}
+    (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": old_hooks}))
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"learnmem": {
+        "type": "stdio", "command": "learnmem-mcp", "args": [], "env": {"LEARNMEM_DEBUG": "1"}}}}))
+    (project / "opencode.json").write_text(json.dumps({"mcp": {"learnmem": {
+        "type": "local", "command": ["/old/venv/bin/learnmem-mcp"], "enabled": True}}}))
+
+    report = agent_setup.install(project, ["claude", "opencode"], **COMMANDS)
+    actions = {a.path: a for a in report.actions}
+    assert actions[".claude/settings.json"].action == "updated" and "now run" in actions[".claude/settings.json"].detail
+    settings = _json(project / ".claude" / "settings.json")
+    for event, slug, _, _ in agent_setup.HOOK_EVENTS:
+        assert _our_hooks(settings, event) == [
+            {"type": "command", "command": f'sh "$CLAUDE_PROJECT_DIR/.claude/learnmem" hook {slug}', "timeout": 99}]
+    assert _json(project / ".mcp.json")["mcpServers"]["learnmem"] == {
+        "type": "stdio", "command": "sh", "args": ["${CLAUDE_PROJECT_DIR:-.}/.claude/learnmem", "mcp"],
+        "env": {"LEARNMEM_DEBUG": "1"}}
+    assert _json(project / "opencode.json")["mcp"]["learnmem"] == {
+        "type": "local", "command": ["sh", ".opencode/learnmem", "mcp"], "enabled": True, "timeout": 30000}
+    assert not agent_setup.install(project, ["claude", "opencode"], **COMMANDS).changed
+
+
+def test_a_file_in_the_launchers_place_stops_the_run(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    (project / ".claude").mkdir()
+    (project / ".claude" / "learnmem").write_text("#!/bin/sh\necho mine\n")
+    with pytest.raises(LearnmemError, match=r"\.claude/learnmem: exists and is not learnmem's launcher"):
+        agent_setup.install(project, ["claude"], **COMMANDS)
+    assert not (project / ".claude" / "settings.json").exists()
 
 
 def test_install_merges_into_existing_files_and_uninstall_restores_them(tmp_path: Path) -> None:
@@ -445,7 +490,8 @@ def test_the_cli_installs_twice_then_uninstalls(tmp_path: Path) -> None:
     assert Path(data["path"]).exists() and data["changed"] and not data["database_existed"]
     assert ".learnmem/" in (project / ".gitignore").read_text()
     hook = _our_hooks(_json(project / ".claude" / "settings.json"), "SessionStart")[0]["command"]
-    assert re.fullmatch(r"(\S*/)?learnmem hook session-start", hook), hook
+    assert hook == 'sh "$CLAUDE_PROJECT_DIR/.claude/learnmem" hook session-start'
+    assert Path((project / ".learnmem" / "scripts-path").read_text().strip()) == Path(sys.executable).parent
 
     second = _cli("init", "--claude", "--json", cwd=project)
     assert second.returncode == 0 and not json.loads(second.stdout)["changed"]

@@ -6,13 +6,20 @@ What `install` adds to the project root (the git top level of the directory):
 
 claude    `.claude/settings.json`   one hook per event (SessionStart, UserPromptSubmit, PreToolUse,
                                     PostToolUse, PostToolUseFailure, Stop, SessionEnd) running
-                                    `learnmem hook <event>`
-          `.mcp.json`               the MCP server `learnmem` (`learnmem-mcp`, stdio)
+                                    `sh "$CLAUDE_PROJECT_DIR/.claude/learnmem" hook <event>`
+          `.mcp.json`               the MCP server `learnmem` (stdio): `sh .claude/learnmem mcp`
+          `.claude/learnmem`        the launcher both run: it finds this machine's learnmem
           `.claude/commands/*.md`   the slash commands (/retro, /remember, /recall, /learning-*)
           `CLAUDE.md`               a GHAP section between `<!-- learnmem:begin` and `<!-- learnmem:end -->`
-opencode  `opencode.json`           the MCP server under "mcp" (type local); opencode has no shell hooks
+opencode  `opencode.json`           the MCP server under "mcp" (type local): `sh .opencode/learnmem mcp`;
+                                    opencode has no shell hooks
+          `.opencode/learnmem`      the launcher
           `.opencode/commands/*.md` the same slash commands
           `AGENTS.md`               the same section
+both      `.learnmem/scripts-path`  where learnmem is on this machine (personal: `.learnmem/` is ignored)
+
+All of it but `.learnmem/` is meant to be committed: no file holds a path of this machine, and every command
+works with no virtual environment on PATH (`learnmem.agents.setup.launcher`).
 
 Rules (the contract `uninstall` relies on), each stated in full beside its code:
 - Everything is planned (every file read and parsed) before anything is written, so a malformed
@@ -33,8 +40,6 @@ Standard library only: `learnmem init --uninstall` must not load DuckDB.
 from __future__ import annotations
 
 import os
-import shutil
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -44,6 +49,15 @@ from learnmem.agents.setup.commands import (
     render_command,
     uninstall_commands,
     with_generated_line,
+)
+from learnmem.agents.setup.launcher import (
+    LAUNCHERS,
+    SCRIPTS_PATH,
+    install_launcher,
+    install_scripts_path,
+    scripts_folder,
+    uninstall_launcher,
+    uninstall_scripts_path,
 )
 from learnmem.agents.setup.manifest import MANIFEST
 from learnmem.agents.setup.plan import TARGETS, Action, Plan, SetupReport
@@ -81,29 +95,29 @@ def install(
     targets: Sequence[str] = ("claude",),
     *,
     dry_run: bool = False,
-    learnmem_command: str | None = None,
-    mcp_command: str | None = None,
+    scripts: str | os.PathLike[str] | None = None,
 ) -> SetupReport:
-    """Add hooks, the MCP server, slash commands and the GHAP section for each target; idempotent.
+    """Add hooks, the MCP server, the launcher they run, slash commands and the GHAP section for each target;
+    idempotent.
 
-    `learnmem_command` / `mcp_command` are how the agent will start learnmem (default: the bare
-    console-script name when it is on PATH, else its absolute path in this Python environment).
-    Does not create the database: `learnmem init` does that first (see `learnmem.init_project`).
+    `scripts` is the folder of the `learnmem` and `learnmem-mcp` the launcher runs on this machine (default:
+    this installation's, `launcher.scripts_folder()`). Does not create the database: `learnmem init` does
+    that first (see `learnmem.init_project`).
     """
     chosen = _targets(targets)
     plan = Plan(project_root(Path(directory)), dry_run)
-    learnmem_command = learnmem_command or console_script("learnmem")
-    mcp_command = mcp_command or console_script("learnmem-mcp")
     for target in chosen:
+        install_launcher(plan, target)
         if target == "claude":
-            install_hooks(plan, ".claude/settings.json", learnmem_command)
-            install_server(plan, ".mcp.json", "mcpServers", claude_server(mcp_command), mcp_command)
+            install_hooks(plan, ".claude/settings.json")
+            install_server(plan, ".mcp.json", "mcpServers", claude_server())
             install_commands(plan, "claude", ".claude/commands")
             install_section(plan, "CLAUDE.md")
         else:
-            install_server(plan, opencode_config(plan), "mcp", opencode_server(mcp_command), mcp_command)
+            install_server(plan, opencode_config(plan), "mcp", opencode_server())
             install_commands(plan, "opencode", ".opencode/commands")
             install_section(plan, "AGENTS.md")
+    install_scripts_path(plan, str(Path(scripts).absolute()) if scripts is not None else scripts_folder())
     plan.record_created_dirs()
     return plan.finish(chosen, keep_record=True)
 
@@ -118,6 +132,7 @@ def uninstall(
     chosen = _targets(targets)
     plan = Plan(project_root(Path(directory)), dry_run)
     for target in chosen:
+        uninstall_launcher(plan, target)
         if target == "claude":
             uninstall_hooks(plan, ".claude/settings.json")
             uninstall_server(plan, ".mcp.json", "mcpServers")
@@ -130,20 +145,12 @@ def uninstall(
             uninstall_commands(plan, ".opencode/commands")
             uninstall_section(plan, "AGENTS.md")
             plan.remove_empty_dirs([".opencode/commands", ".opencode"])
-    plan.forget(_paths_of(chosen))
+    forgotten = _paths_of(chosen)
+    if not any(plan.exists(rel) for rel in LAUNCHERS.values()):  # no agent's file runs a launcher any more
+        uninstall_scripts_path(plan)
+        forgotten.append(SCRIPTS_PATH)
+    plan.forget(forgotten)
     return plan.finish(chosen, keep_record=False)
-
-
-def console_script(name: str) -> str:
-    """How to start a learnmem console script: its bare name when PATH finds it, else its absolute
-    path next to this interpreter (a venv that is not activated), else the bare name."""
-    if shutil.which(name):
-        return name
-    folder = Path(sys.executable).parent
-    for candidate in (folder / name, folder / f"{name}.exe"):
-        if candidate.is_file():
-            return str(candidate)
-    return name
 
 
 def format_report(report: SetupReport) -> str:
@@ -188,18 +195,20 @@ def _paths_of(targets: Sequence[str]) -> list[str]:
     rels: list[str] = []
     for target in targets:
         if target == "claude":
-            rels += [".claude/settings.json", ".mcp.json", "CLAUDE.md", ".claude/commands", ".claude"]
+            rels += [".claude/settings.json", ".mcp.json", "CLAUDE.md", LAUNCHERS["claude"], ".claude/commands",
+                     ".claude"]
             rels += [f".claude/commands/{name}.md" for name in COMMAND_NAMES]
         else:
-            rels += ["opencode.json", "opencode.jsonc", "AGENTS.md", ".opencode/commands", ".opencode"]
+            rels += ["opencode.json", "opencode.jsonc", "AGENTS.md", LAUNCHERS["opencode"], ".opencode/commands",
+                     ".opencode"]
             rels += [f".opencode/commands/{name}.md" for name in COMMAND_NAMES]
     return rels
 
 
 # BEGIN_MARKER, END_MARKER, MANIFEST, OPENCODE_SCHEMA and SERVER_NAME are re-exported from the modules that own them.
 __all__ = [
-    "BEGIN_MARKER", "COMMAND_NAMES", "END_MARKER", "HOOK_EVENTS", "MANIFEST", "OPENCODE_SCHEMA", "SERVER_NAME",
-    "TARGETS", "Action", "SetupReport",
-    "console_script", "database_path", "format_report", "install", "project_root",
+    "BEGIN_MARKER", "COMMAND_NAMES", "END_MARKER", "HOOK_EVENTS", "LAUNCHERS", "MANIFEST", "OPENCODE_SCHEMA",
+    "SCRIPTS_PATH", "SERVER_NAME", "TARGETS", "Action", "SetupReport",
+    "database_path", "format_report", "install", "project_root", "scripts_folder",
     "render_command", "section_text", "uninstall",
 ]

@@ -121,12 +121,13 @@ class Plan:
     # ---- folders
 
     def record_created_dirs(self) -> None:
-        """Remember the folders the pending writes will create, so that uninstall may remove them."""
+        """Remember the folders the pending writes will create, so that uninstall may remove them; not the
+        manifest's own folder, `.learnmem/`, which is the database's."""
         for rel, text in self.writes.items():
             if text is None:
                 continue
             parent = Path(rel).parent
-            while parent != Path(".") and not self.path(parent.as_posix()).exists():
+            while parent not in (Path("."), Path(MANIFEST).parent) and not self.path(parent.as_posix()).exists():
                 self.manifest.dirs.add(parent.as_posix())
                 parent = parent.parent
 

@@ -2,19 +2,24 @@
 
 claude    `.claude/settings.json`   one hook per event (SessionStart, UserPromptSubmit, PreToolUse,
                                     PostToolUse, PostToolUseFailure, Stop, SessionEnd) running
-                                    `learnmem hook <event>`
-          `.mcp.json`               the MCP server `learnmem` (`learnmem-mcp`, stdio)
-opencode  `opencode.json`           the MCP server under "mcp" (type local); opencode has no shell hooks
+                                    `sh "$CLAUDE_PROJECT_DIR/.claude/learnmem" hook <event>`
+          `.mcp.json`               the MCP server `learnmem` (stdio): `sh .claude/learnmem mcp`
+opencode  `opencode.json`           the MCP server under "mcp" (type local): `sh .opencode/learnmem mcp`;
+                                    opencode has no shell hooks
 
-- Ours is recognised by content, not by position: a hook whose command is `learnmem ... hook <event>`,
-  a server entry named `learnmem` whose command is `learnmem-mcp`. Whatever already matches is left
-  as it is (a user who tuned our hook's timeout keeps it), so a second run changes nothing and
-  nothing of ours is ever duplicated.
+Every command runs the launcher (`learnmem.agents.setup.launcher`), which finds this machine's learnmem:
+the files hold no path, and work with no virtual environment on PATH.
+
+- Ours is recognised by content, not by position: a hook whose command runs the launcher (or, as
+  earlier versions wrote it, `learnmem ... hook <event>`), a server entry named `learnmem` that runs the
+  launcher or `learnmem-mcp`. An entry of ours in an earlier form is brought to today's, keeping what
+  the user tuned (a hook's timeout, a server's env); one already in today's form is left as it is, so a
+  second run changes nothing and nothing of ours is ever duplicated.
 - JSON files we change are written back with an indent of 2 (their values and key order kept,
   their original whitespace not); JSON files we do not change are not rewritten.
 - Neither the hooks nor the MCP server get a database path: both find `.learnmem/learnmem.duckdb`
   under the git top level of their working directory (the agent starts them in the project), or
-  `$LEARNMEM_DB`; so the files hold no absolute path of ours unless learnmem is not on PATH.
+  `$LEARNMEM_DB`.
 - The keys and files created here are recorded in the manifest (`learnmem.agents.setup.manifest`);
   uninstall removes a container or file only when the manifest allows it.
 
@@ -49,10 +54,21 @@ HOOK_EVENTS = (
 )
 
 
+# What the agents' files run (see learnmem.agents.setup.launcher). Claude Code gives hooks the project's
+# folder in $CLAUDE_PROJECT_DIR, and expands ${VAR:-default} in `.mcp.json`; opencode starts its servers in
+# the project.
+CLAUDE_LAUNCHER = ".claude/learnmem"
+OPENCODE_LAUNCHER = ".opencode/learnmem"
+
+
+def hook_command(slug: str) -> str:
+    return f'sh "$CLAUDE_PROJECT_DIR/{CLAUDE_LAUNCHER}" hook {slug}'
+
+
 # --------------------------------------------------------------------------- hooks (Claude Code)
 
 
-def install_hooks(plan: Plan, rel: str, learnmem_command: str) -> None:
+def install_hooks(plan: Plan, rel: str) -> None:
     settings = plan.read_json(rel)
     created = settings is None
     settings = {} if settings is None else settings
@@ -64,7 +80,7 @@ def install_hooks(plan: Plan, rel: str, learnmem_command: str) -> None:
     elif not isinstance(hooks, dict):
         raise LearnmemError(f'{rel}: "hooks" must be an object of event names, found {json_type(hooks)}; '
                             "nothing was written")
-    added = []
+    added, brought = [], []
     for event, slug, matcher, timeout in HOOK_EVENTS:
         groups = hooks.get(event)
         if groups is None:
@@ -73,23 +89,28 @@ def install_hooks(plan: Plan, rel: str, learnmem_command: str) -> None:
         elif not isinstance(groups, list):
             raise LearnmemError(f'{rel}: "hooks.{event}" must be a list of matcher groups, found '
                                 f"{json_type(groups)}; nothing was written")
-        if any(_is_our_hook(hook, slug) for group in groups for hook in _group_hooks(group)):
+        ours = [hook for group in groups for hook in _group_hooks(group) if _is_our_hook(hook, slug)]
+        if any(hook["command"] == hook_command(slug) for hook in ours):
+            continue
+        if ours:  # an earlier form (`learnmem hook <event>`, or a path to it): today's, its timeout kept
+            ours[0]["command"] = hook_command(slug)
+            brought.append(event)
             continue
         group: dict[str, Any] = {} if matcher is None else {"matcher": matcher}
-        group["hooks"] = [{"type": "command", "command": f"{_shell_word(learnmem_command)} hook {slug}",
-                           "timeout": timeout}]
+        group["hooks"] = [{"type": "command", "command": hook_command(slug), "timeout": timeout}]
         groups.append(group)
         added.append(event)
-    command = f"{_shell_word(learnmem_command)} hook <event>"
-    if not added:
+    command = hook_command("<event>")
+    if not added and not brought:
         plan.note(rel, "unchanged", f"hooks already run `{command}`")
         return
     for key in new_keys:
         plan.manifest.created_key(rel, key)
     if created:
         plan.manifest.files.add(rel)
-    plan.write(rel, dump_json(settings), "created" if created else "updated",
-               f"hooks {', '.join(added)} run `{command}`")
+    what = [f"hooks {', '.join(added)} run `{command}`"] if added else []
+    what += [f"hooks {', '.join(brought)} now run `{command}`"] if brought else []
+    plan.write(rel, dump_json(settings), "created" if created else "updated", "; ".join(what))
 
 
 def uninstall_hooks(plan: Plan, rel: str) -> None:
@@ -132,25 +153,32 @@ def _group_hooks(group: Any) -> list[Any]:
 
 
 def _is_our_hook(hook: Any, slug: str) -> bool:
-    """A command hook running `learnmem [options] hook <slug>` (bare name or any path to it)."""
+    """A command hook running the launcher's `hook <slug>`, or `learnmem [options] hook <slug>` (bare name or
+    any path to it), as earlier versions wrote it."""
     if not isinstance(hook, dict) or not isinstance(hook.get("command"), str):
         return False
     words = _split(hook["command"])
-    return len(words) >= 3 and _is_script(words[0], "learnmem") and words[-2:] == ["hook", slug]
+    return len(words) >= 3 and words[-2:] == ["hook", slug] and (
+        _is_script(words[0], "learnmem") or _runs_launcher(words, CLAUDE_LAUNCHER))
 
 
 # --------------------------------------------------------------------------- MCP server entries
 
 
-def claude_server(mcp_command: str) -> dict[str, Any]:
+def claude_server() -> dict[str, Any]:
     # No --db and no env: the server finds `<git root of its working directory>/.learnmem/learnmem.duckdb`
     # (or $LEARNMEM_DB), and Claude Code starts project servers in the project, so the file stays
     # shareable (no absolute paths in it).
-    return {"type": "stdio", "command": mcp_command, "args": []}
+    return {"type": "stdio", "command": "sh", "args": [f"${{CLAUDE_PROJECT_DIR:-.}}/{CLAUDE_LAUNCHER}", "mcp"]}
 
 
-def opencode_server(mcp_command: str) -> dict[str, Any]:
-    return {"type": "local", "command": [mcp_command], "enabled": True}
+# opencode waits this long (ms) for a server's tool list; its default, 5 s, is short for a busy machine.
+OPENCODE_TIMEOUT_MS = 30_000
+
+
+def opencode_server() -> dict[str, Any]:
+    return {"type": "local", "command": ["sh", OPENCODE_LAUNCHER, "mcp"], "enabled": True,
+            "timeout": OPENCODE_TIMEOUT_MS}
 
 
 def opencode_config(plan: Plan) -> str:
@@ -160,7 +188,7 @@ def opencode_config(plan: Plan) -> str:
     return "opencode.json"
 
 
-def install_server(plan: Plan, rel: str, key: str, entry: dict[str, Any], mcp_command: str) -> None:
+def install_server(plan: Plan, rel: str, key: str, entry: dict[str, Any]) -> None:
     try:
         doc = plan.read_json(rel)
     except LearnmemError:
@@ -183,13 +211,17 @@ def install_server(plan: Plan, rel: str, key: str, entry: dict[str, Any], mcp_co
     elif not isinstance(servers, dict):
         raise LearnmemError(f'{rel}: "{key}" must be an object of server names, found {json_type(servers)}; '
                             "nothing was written")
+    command = " ".join(_command_words(entry))
     existing = servers.get(SERVER_NAME)
     if existing is not None:
-        if _is_our_server(existing):
-            plan.note(rel, "unchanged", f'MCP server "{SERVER_NAME}" already registered')
-        else:
+        if not _is_our_server(existing):
             plan.note(rel, "kept", f'a server named "{SERVER_NAME}" that does not run learnmem-mcp is there: '
                                    "left as it is, learnmem's was not added")
+        elif _command_words(existing) == _command_words(entry):
+            plan.note(rel, "unchanged", f'MCP server "{SERVER_NAME}" already registered')
+        else:  # an earlier form (`learnmem-mcp`, or a path to it): today's command, the rest kept
+            servers[SERVER_NAME] = {**entry, **{k: v for k, v in existing.items() if k not in ("command", "args")}}
+            plan.write(rel, dump_json(doc), "updated", f'MCP server "{SERVER_NAME}" now runs `{command}`')
         return
     servers[SERVER_NAME] = entry
     if new_container:
@@ -197,7 +229,7 @@ def install_server(plan: Plan, rel: str, key: str, entry: dict[str, Any], mcp_co
     if created:
         plan.manifest.files.add(rel)
     plan.write(rel, dump_json(doc), "created" if created else "updated",
-               f'MCP server "{SERVER_NAME}" runs `{mcp_command}`')
+               f'MCP server "{SERVER_NAME}" runs `{command}`')
 
 
 def uninstall_server(plan: Plan, rel: str, key: str) -> None:
@@ -222,16 +254,24 @@ def uninstall_server(plan: Plan, rel: str, key: str) -> None:
 
 
 def _is_our_server(entry: Any) -> bool:
-    """A server entry whose command is learnmem-mcp (Claude: "command" string; opencode: a list)."""
+    """A server entry that runs a launcher's `mcp`, or learnmem-mcp (Claude: "command" string and "args";
+    opencode: a "command" list)."""
     if not isinstance(entry, dict):
         return False
+    words = _command_words(entry)
+    return bool(words) and (_is_script(words[0], "learnmem-mcp") or any(
+        _runs_launcher(words, launcher) and words[2:3] == ["mcp"] for launcher in (CLAUDE_LAUNCHER, OPENCODE_LAUNCHER)))
+
+
+def _command_words(entry: dict[str, Any]) -> list[str]:
+    """A server entry's command line as words: a list (opencode) as it is, a string split, then its args."""
     command = entry.get("command")
     if isinstance(command, list):
-        command = command[0] if command and isinstance(command[0], str) else None
-    if not isinstance(command, str):
-        return False
-    words = _split(command)
-    return bool(words) and _is_script(words[0], "learnmem-mcp")
+        words = list(command) if all(isinstance(word, str) for word in command) else []
+    else:
+        words = _split(command) if isinstance(command, str) else []
+    args = entry.get("args")
+    return words + (list(args) if isinstance(args, list) and all(isinstance(a, str) for a in args) else [])
 
 
 def _write_or_remove_json(plan: Plan, rel: str, doc: dict[str, Any], what: str) -> None:
@@ -255,13 +295,13 @@ def _is_script(word: str, name: str) -> bool:
     return re.split(r"[\\/]", word)[-1] in _SCRIPT_NAMES[name]
 
 
-def _shell_word(command: str) -> str:
-    """A path with spaces, quoted for the shell Claude Code runs hooks with."""
-    return command if re.fullmatch(r"[\w@%+=:,./\\-]+", command) else shlex.quote(command)
+def _runs_launcher(words: list[str], launcher: str) -> bool:
+    """`sh <...>/<launcher> ...`: the launcher at any path (a project folder, $CLAUDE_PROJECT_DIR, .)."""
+    return len(words) >= 2 and words[0] == "sh" and (words[1] == launcher or words[1].endswith("/" + launcher))
 
 
 __all__ = [
-    "HOOK_EVENTS", "OPENCODE_SCHEMA", "SERVER_NAME",
-    "claude_server", "install_hooks", "install_server", "opencode_config", "opencode_server",
+    "CLAUDE_LAUNCHER", "HOOK_EVENTS", "OPENCODE_LAUNCHER", "OPENCODE_SCHEMA", "OPENCODE_TIMEOUT_MS", "SERVER_NAME",
+    "claude_server", "hook_command", "install_hooks", "install_server", "opencode_config", "opencode_server",
     "uninstall_hooks", "uninstall_server",
 ]
