@@ -272,6 +272,8 @@ READS: dict[tuple[str, str], str] = {
         "`learnmem hook <event>` is how Claude Code reaches the hooks' door",
     ("learnmem.cli.app", "learnmem.agents.setup"):
         "`learnmem init --claude/--opencode` writes the agent's project files, which need no learnmem file",
+    ("learnmem.cli.app", "learnmem.agents.doctor"):
+        "`learnmem doctor` runs the agents' files as the agents do; it needs no facade",
     ("learnmem.cli.app", "learnmem.embedding.embed"):
         "`learnmem reembed --model` loads the model it is asked for before opening the file with it",
     ("learnmem.cli.ghap", "learnmem.learning.ghap"):

@@ -54,12 +54,14 @@ def cmd_init(args: argparse.Namespace) -> None:
     path = agent_setup.database_path(args.dir)
     existed = path.exists()
     # A dry run first reads and checks every agent file: a malformed one stops init before it writes anything.
-    report = agent_setup.install(args.dir, targets, dry_run=True) if targets else None
+    if args.approve and "claude" not in targets:
+        raise SystemExit(f"{PROG}: error: --approve approves the Claude Code server: give it with --claude")
+    report = agent_setup.install(args.dir, targets, dry_run=True, approve=args.approve) if targets else None
     if not args.dry_run:
         import learnmem
 
         path = learnmem.init_project(args.dir)
-        report = agent_setup.install(args.dir, targets) if targets else None
+        report = agent_setup.install(args.dir, targets, approve=args.approve) if targets else None
     if args.json:
         extra = dataclasses.asdict(report) if report else {}
         output.emit_json({"path": str(path), "database_existed": existed, "dry_run": args.dry_run, **extra})
@@ -72,6 +74,24 @@ def cmd_init(args: argparse.Namespace) -> None:
         print(agent_setup.format_report(report))
         if report.changed and not args.dry_run:
             print("Restart the agent (or open a new session) to load the hooks, the MCP server and the commands.")
+
+
+def cmd_doctor(args: argparse.Namespace) -> None:
+    """Check the set-up end to end (learnmem.agents.doctor); exit 1 when something is at fault."""
+    from learnmem.agents.doctor import diagnose
+
+    report = diagnose(args.dir, args.db)
+    if args.json:
+        output.emit_json(dataclasses.asdict(report))
+    else:
+        width = max(len(check.name) for check in report.checks)
+        for check in report.checks:
+            print(f"{check.status:<5}  {check.name.ljust(width)}  {check.detail}")
+            if check.fix:
+                print(f"{'':5}  {'':{width}}  fix: {check.fix}")
+        print("Healthy." if report.healthy else "Not healthy: fix what is marked fault above.")
+    if not report.healthy:
+        raise SystemExit(1)
 
 
 def cmd_remember(args: argparse.Namespace) -> None:
@@ -309,6 +329,7 @@ def _spec_options(parser: argparse.ArgumentParser, spec_help: str, phase_help: s
 # Subcommands: (name, handler, one-line help). Add new commands here and in build_parser.
 COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
     "init": (cmd_init, "create .learnmem/ with the database file and git-ignore it"),
+    "doctor": (cmd_doctor, "check the set-up end to end (file, model, hooks, MCP server, approval) and say what to fix"),
     "remember": (cmd_remember, "store a memory"),
     "recall": (cmd_recall, "find the memories most relevant to a query"),
     "memories": (cmd_memories, "list stored memories"),
@@ -361,6 +382,10 @@ def build_parser() -> argparse.ArgumentParser:
                                        "keeps the database and files you edited")
     commands["init"].add_argument("--dry-run", action="store_true",
                                   help="only report what would be created, updated or removed")
+    commands["init"].add_argument("--approve", action="store_true",
+                                  help="with --claude: also approve the project's MCP server for Claude Code, in "
+                                       ".claude/settings.local.json (personal, git-ignored)")
+    commands["doctor"].add_argument("--dir", default=".", metavar="DIR", help="project directory (default: .)")
 
     remember = commands["remember"]
     remember.add_argument("text", metavar="TEXT", help="the memory, one self-contained statement")

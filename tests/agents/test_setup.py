@@ -530,3 +530,21 @@ def test_uninstall_does_not_load_duckdb(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().splitlines()[-1] == "False"
     assert not (project / ".claude").exists()
+
+
+def test_approve_records_the_servers_approval_in_the_personal_settings(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    (project / ".gitignore").write_text("build/\n")
+    agent_setup.install(project, ["claude"], approve=True, **COMMANDS)
+    assert _json(project / ".claude" / "settings.local.json") == {"enabledMcpjsonServers": ["learnmem"]}
+    assert (project / ".gitignore").read_text() == "build/\n.claude/settings.local.json\n"  # personal: not committed
+    assert not agent_setup.install(project, ["claude"], approve=True, **COMMANDS).changed
+    agent_setup.uninstall(project, ["claude"])
+    assert not (project / ".claude").exists()
+    # The user's own local settings keep everything but learnmem's approval.
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.local.json").write_text(json.dumps({"enabledMcpjsonServers": ["jira"]}))
+    agent_setup.install(project, ["claude"], approve=True, **COMMANDS)
+    assert _json(project / ".claude" / "settings.local.json") == {"enabledMcpjsonServers": ["jira", "learnmem"]}
+    agent_setup.uninstall(project, ["claude"])
+    assert _json(project / ".claude" / "settings.local.json") == {"enabledMcpjsonServers": ["jira"]}

@@ -69,14 +69,17 @@ from learnmem.agents.setup.section import (
     uninstall_section,
 )
 from learnmem.agents.setup.settings import (
+    APPROVAL_FILE,
     HOOK_EVENTS,
     OPENCODE_SCHEMA,
     SERVER_NAME,
+    approve_server,
     claude_server,
     install_hooks,
     install_server,
     opencode_config,
     opencode_server,
+    unapprove_server,
     uninstall_hooks,
     uninstall_server,
 )
@@ -96,13 +99,15 @@ def install(
     *,
     dry_run: bool = False,
     scripts: str | os.PathLike[str] | None = None,
+    approve: bool = False,
 ) -> SetupReport:
     """Add hooks, the MCP server, the launcher they run, slash commands and the GHAP section for each target;
     idempotent.
 
     `scripts` is the folder of the `learnmem` and `learnmem-mcp` the launcher runs on this machine (default:
-    this installation's, `launcher.scripts_folder()`). Does not create the database: `learnmem init` does
-    that first (see `learnmem.init_project`).
+    this installation's, `launcher.scripts_folder()`). `approve`: also approve the project's MCP server for
+    Claude Code, in the personal `.claude/settings.local.json` (Claude Code otherwise asks the user once).
+    Does not create the database: `learnmem init` does that first (see `learnmem.init_project`).
     """
     chosen = _targets(targets)
     plan = Plan(project_root(Path(directory)), dry_run)
@@ -113,6 +118,8 @@ def install(
             install_server(plan, ".mcp.json", "mcpServers", claude_server())
             install_commands(plan, "claude", ".claude/commands")
             install_section(plan, "CLAUDE.md")
+            if approve:
+                approve_server(plan)
         else:
             install_server(plan, opencode_config(plan), "mcp", opencode_server())
             install_commands(plan, "opencode", ".opencode/commands")
@@ -136,6 +143,7 @@ def uninstall(
         if target == "claude":
             uninstall_hooks(plan, ".claude/settings.json")
             uninstall_server(plan, ".mcp.json", "mcpServers")
+            unapprove_server(plan)
             uninstall_commands(plan, ".claude/commands")
             uninstall_section(plan, "CLAUDE.md")
             plan.remove_empty_dirs([".claude/commands", ".claude"])
@@ -195,8 +203,8 @@ def _paths_of(targets: Sequence[str]) -> list[str]:
     rels: list[str] = []
     for target in targets:
         if target == "claude":
-            rels += [".claude/settings.json", ".mcp.json", "CLAUDE.md", LAUNCHERS["claude"], ".claude/commands",
-                     ".claude"]
+            rels += [".claude/settings.json", ".mcp.json", "CLAUDE.md", LAUNCHERS["claude"], APPROVAL_FILE,
+                     ".claude/commands", ".claude"]
             rels += [f".claude/commands/{name}.md" for name in COMMAND_NAMES]
         else:
             rels += ["opencode.json", "opencode.jsonc", "AGENTS.md", LAUNCHERS["opencode"], ".opencode/commands",

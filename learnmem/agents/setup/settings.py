@@ -253,6 +253,55 @@ def uninstall_server(plan: Plan, rel: str, key: str) -> None:
     _write_or_remove_json(plan, rel, doc, f'MCP server "{SERVER_NAME}"')
 
 
+# --------------------------------------------------------------------------- approving the project's server
+
+# Claude Code starts a project's `.mcp.json` servers only once the user approved them; `init --approve` records
+# that approval where Claude Code reads it, in the personal (not committed) settings file.
+APPROVAL_FILE = ".claude/settings.local.json"
+_APPROVED = "enabledMcpjsonServers"
+
+
+def approve_server(plan: Plan) -> None:
+    settings = plan.read_json(APPROVAL_FILE)
+    created = settings is None
+    settings = {} if settings is None else settings
+    approved = settings.get(_APPROVED)
+    if approved is not None and not isinstance(approved, list):
+        raise LearnmemError(f'{APPROVAL_FILE}: "{_APPROVED}" must be a list of server names, found '
+                            f"{json_type(approved)}; nothing was written")
+    if approved is not None and SERVER_NAME in approved:
+        plan.note(APPROVAL_FILE, "unchanged", f'the "{SERVER_NAME}" server already approved')
+        return
+    if approved is None:
+        settings[_APPROVED] = approved = []
+        plan.manifest.created_key(APPROVAL_FILE, (_APPROVED,))
+    approved.append(SERVER_NAME)
+    if created:
+        plan.manifest.files.add(APPROVAL_FILE)
+        _ignore(plan, APPROVAL_FILE)
+    plan.write(APPROVAL_FILE, dump_json(settings), "created" if created else "updated",
+               f'the "{SERVER_NAME}" server approved for Claude Code (personal: not committed)')
+
+
+def _ignore(plan: Plan, rel: str) -> None:
+    """Add `rel` to the project's .gitignore unless a line names it already: a personal file."""
+    text = plan.read(".gitignore") or ""
+    if any(line.strip().lstrip("/") == rel for line in text.splitlines()):
+        return
+    prefix = "" if not text or text.endswith("\n") else "\n"
+    plan.write(".gitignore", f"{text}{prefix}{rel}\n", "updated" if text else "created", f"ignores {rel}")
+
+
+def unapprove_server(plan: Plan) -> None:
+    settings = plan.read_json(APPROVAL_FILE)
+    if settings is None or not isinstance(settings.get(_APPROVED), list) or SERVER_NAME not in settings[_APPROVED]:
+        return
+    settings[_APPROVED] = [name for name in settings[_APPROVED] if name != SERVER_NAME]
+    if not settings[_APPROVED] and plan.manifest.may_remove_key(APPROVAL_FILE, (_APPROVED,)):
+        del settings[_APPROVED]
+    _write_or_remove_json(plan, APPROVAL_FILE, settings, f'the "{SERVER_NAME}" server\'s approval')
+
+
 def _is_our_server(entry: Any) -> bool:
     """A server entry that runs a launcher's `mcp`, or learnmem-mcp (Claude: "command" string and "args";
     opencode: a "command" list)."""
@@ -301,7 +350,7 @@ def _runs_launcher(words: list[str], launcher: str) -> bool:
 
 
 __all__ = [
-    "CLAUDE_LAUNCHER", "HOOK_EVENTS", "OPENCODE_LAUNCHER", "OPENCODE_SCHEMA", "OPENCODE_TIMEOUT_MS", "SERVER_NAME",
-    "claude_server", "hook_command", "install_hooks", "install_server", "opencode_config", "opencode_server",
-    "uninstall_hooks", "uninstall_server",
+    "APPROVAL_FILE", "CLAUDE_LAUNCHER", "HOOK_EVENTS", "OPENCODE_LAUNCHER", "OPENCODE_SCHEMA", "OPENCODE_TIMEOUT_MS", "SERVER_NAME",
+    "approve_server", "claude_server", "hook_command", "install_hooks", "install_server", "opencode_config", "opencode_server",
+    "unapprove_server", "uninstall_hooks", "uninstall_server",
 ]
