@@ -85,22 +85,35 @@ def _type(schema: dict) -> str:
     return schema.get("type", "any")
 
 
-def _served_tools(allow_sql: bool) -> list:
+def _served_tools(allow_sql: bool, tools: str = "all") -> list:
     import anyio
 
     from mcp_adapter.server import build_server
 
-    return anyio.run(build_server(object(), allow_sql=allow_sql).list_tools)
+    return anyio.run(build_server(object(), allow_sql=allow_sql, tools=tools).list_tools)
 
 
 def mcp_page() -> str:
-    """docs/mcp-tools.md: a table of the tools, then each one's description, annotations and parameters."""
+    """docs/mcp-tools.md: the lean list, a table of the full tools, then each one's description, annotations and
+    parameters."""
     tools = _served_tools(allow_sql=True)
     always = {tool.name for tool in _served_tools(allow_sql=False)}
     lines = [
         "# MCP tool reference", "", GENERATED, "",
-        f"The {len(always)} tools `learnmem-mcp` serves, and `sql`, served with `--allow-sql` "
-        "([MCP server](mcp.md)), in the order the server lists them. Each is the library method of the same name.",
+        "By default (`--tools lean`) `learnmem-mcp` lists these tools ([MCP server](mcp.md#tool-profiles)); a "
+        "broader tool's `action` calls the full tool named beside it, with `args`:", "",
+        "| tool | actions (the full tool each calls) |", "|---|---|",
+    ]
+    from mcp_adapter import profiles
+
+    for tool in _served_tools(allow_sql=False, tools="lean"):
+        actions = profiles.ROUTERS.get(tool.name, (None, {}))[1]
+        called = ", ".join(f"`{action}` ([`{full}`](#{full}))" for action, full in actions.items())
+        lines.append(f"| `{tool.name}` | {called or f'the full tool [`{tool.name}`](#{tool.name}), described briefly'} |")
+    lines += [
+        "", f"The full set (`--tools all`): the {len(always)} tools, and `sql`, served with `--allow-sql`, in the "
+        "order the server lists them. Each is the library method of the same name, and callable by that name in "
+        "every profile.",
         "", "| tool | read-only |", "|---|---|",
     ]
     for tool in tools:

@@ -36,6 +36,28 @@ INSTRUCTIONS = (
     '{"error": {"type": ..., "message": ...}} and the message says how to fix the call.'
 )
 
+# The same for the lean profile (mcp_adapter.profiles), whose broader tools take an action and its args.
+LEAN_INSTRUCTIONS = (
+    "Long-term memory for this project, kept in one local DuckDB file. "
+    "At the start of a task call get_context (depth light); after a failure, or before a risky change, "
+    "get_context with depth rich and your situation, and learning (action premortem) before trying a strategy. "
+    "Store facts, decisions, preferences and corrections worth remembering with store_memory; look them up "
+    "with retrieve_memories before you act. Before changing code ask search_code, code (callers, callees) and "
+    "git (search, file_history, blame, unit_history: why is this code like this?). "
+    "Track each non-trivial attempt as a GHAP entry: start_ghap (goal, hypothesis, action, prediction), "
+    "update_ghap as your belief changes, resolve_ghap when the outcome is known, abandon_ghap when you give up; "
+    "learning (action experiences) finds what earlier attempts taught, and ghap (action orphan) an entry an "
+    "earlier session left active. memories, memory_lifecycle, code, git, ghap and learning take {action, args}: "
+    "their description lists each action's args. Every tool returns a JSON object; on failure it is "
+    '{"error": {"type": ..., "message": ...}} and the message says how to fix the call.'
+)
+
+
+def instructions(profile: tuple[str, ...]) -> str:
+    """The server's instructions for the profile it lists (`mcp_adapter.profiles.parse`)."""
+    return LEAN_INSTRUCTIONS if profile == ("lean",) else INSTRUCTIONS
+
+
 # The handshake versions the SDK negotiates (mcp.server.runner.HANDSHAKE_PROTOCOL_VERSIONS), oldest first: a
 # client asking for one of them gets it, any other the latest.
 PROTOCOL_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
@@ -49,20 +71,21 @@ CAPABILITIES: dict[str, Any] = {
 }
 
 
-def initialize_result(protocol_version: str) -> dict[str, Any]:
-    """The result of `initialize` for a client asking for `protocol_version`."""
+def initialize_result(protocol_version: str, profile: tuple[str, ...] = ("lean",)) -> dict[str, Any]:
+    """The result of `initialize` for a client asking for `protocol_version`, from a server listing `profile`."""
     negotiated = protocol_version if protocol_version in PROTOCOL_VERSIONS else LATEST_PROTOCOL_VERSION
     return {
         "capabilities": CAPABILITIES,
-        "instructions": INSTRUCTIONS,
+        "instructions": instructions(profile),
         "protocolVersion": negotiated,
         "serverInfo": {"name": SERVER_NAME, "version": __version__},
     }
 
 
-def answer_initialize(line: bytes) -> tuple[int | str, bytes] | None:
-    """(request id, the answer line) for a line that is a plain `initialize` request, or None for anything
-    else (another method, a notification, params the SDK should judge): that line is left to the SDK."""
+def answer_initialize(line: bytes, profile: tuple[str, ...] = ("lean",)) -> tuple[int | str, bytes] | None:
+    """(request id, the answer line) for a line that is a plain `initialize` request to a server listing
+    `profile`, or None for anything else (another method, a notification, params the SDK should judge): that
+    line is left to the SDK."""
     try:
         message = json.loads(line)
     except (ValueError, RecursionError):
@@ -72,7 +95,7 @@ def answer_initialize(line: bytes) -> tuple[int | str, bytes] | None:
     request_id, params = message.get("id"), message.get("params")
     if isinstance(request_id, bool) or not isinstance(request_id, (int, str)) or not _plain_params(params):
         return None
-    answer = {"jsonrpc": "2.0", "id": request_id, "result": initialize_result(params["protocolVersion"])}
+    answer = {"jsonrpc": "2.0", "id": request_id, "result": initialize_result(params["protocolVersion"], profile)}
     return request_id, json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
 
 

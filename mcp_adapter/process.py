@@ -28,7 +28,7 @@ import threading
 from typing import Any, BinaryIO
 
 from learnmem.errors import LearnmemError
-from mcp_adapter import handshake
+from mcp_adapter import handshake, profiles
 
 # The longest the process waits, when told to stop, for the counted memory use to be written.
 FLUSH_SECONDS = 0.7
@@ -76,9 +76,9 @@ class Wire:
 class Boot(threading.Thread):
     """Opens the library, starts its warm-up and builds the server, off the main thread."""
 
-    def __init__(self, db: str | None, allow_sql: bool) -> None:
+    def __init__(self, db: str | None, allow_sql: bool, tools: str) -> None:
         super().__init__(name="learnmem-boot", daemon=True)
-        self.db, self.allow_sql = db, allow_sql
+        self.db, self.allow_sql, self.tools = db, allow_sql, tools
         self.done = threading.Event()
         self.lm: Any = None
         self.server: Any = None
@@ -92,7 +92,7 @@ class Boot(threading.Thread):
             self.lm = learnmem.open(self.db)
             # The model loads while the client lists the tools: the first call then answers at full speed.
             threading.Thread(target=_warm_up, args=(self.lm,), name="learnmem-warm-up", daemon=True).start()
-            self.server = build_server(self.lm, allow_sql=self.allow_sql)
+            self.server = build_server(self.lm, allow_sql=self.allow_sql, tools=self.tools)
         except BaseException as exc:  # noqa: BLE001 - reported by the main thread, which exits with it
             self.error = exc
         finally:
@@ -146,14 +146,27 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also serve the `sql` tool: one read-only query on the memory file (off by default)",
     )
+    parser.add_argument(
+        "--tools",
+        metavar="PROFILE",
+        default="lean",
+        help="the tools listed: lean (the default: 14 tools, ~10 KB of tool list), all (every tool under its "
+             f"library name, ~51 KB), or groups among {', '.join(profiles.GROUPS)} (comma-separated); every "
+             "tool stays callable by name in each",
+    )
     return parser
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of `learnmem-mcp` / `python -m mcp_adapter`: serve the tools over stdio."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        profile = profiles.parse(args.tools)
+    except ValueError as exc:
+        parser.error(str(exc))
     wire = Wire()
-    boot = Boot(args.db, args.allow_sql)
+    boot = Boot(args.db, args.allow_sql, args.tools)
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda _signum, _frame: leave(boot, 0))
     boot.start()
@@ -163,7 +176,7 @@ def main(argv: list[str] | None = None) -> None:
         first_line = wire.reader.readline()
         if not first_line:
             leave(boot, 0)  # stdin closed before anything was asked
-        handshake_answer = handshake.answer_initialize(first_line)
+        handshake_answer = handshake.answer_initialize(first_line, profile)
         if handshake_answer is not None:
             answered, reply = handshake_answer
             wire.send(reply)

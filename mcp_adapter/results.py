@@ -62,12 +62,13 @@ async def call(method: Callable[..., Any], *args: Any, _key: str | None = None, 
     return tool_result(to_jsonable(result, _key))
 
 
-def describe_arguments_error(error: pydantic.ValidationError) -> str:
-    """The schema's verdict on a call's arguments, one clause per field: its name, the bad value and what
-    is allowed (pydantic lists an enum's options), as the library's own validation messages do."""
+def describe_arguments_error(error: pydantic.ValidationError, field_prefix: str = "") -> str:
+    """The schema's verdict on a call's arguments, one clause per field: its name (after `field_prefix`, "args."
+    for a broader tool's action), the bad value and what is allowed (pydantic lists an enum's options), as the
+    library's own validation messages do."""
     clauses = []
     for problem in error.errors(include_url=False):
-        field = ".".join(str(part) for part in problem["loc"])
+        field = field_prefix + ".".join(str(part) for part in problem["loc"])
         if problem["type"] == "missing":
             clauses.append(f"{field}: required")
         else:

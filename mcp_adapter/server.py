@@ -41,6 +41,7 @@ from mcp.server.mcpserver import MCPServer
 
 import learnmem
 from mcp_adapter import (
+    profiles,
     tools_code,
     tools_context,
     tools_file,
@@ -50,7 +51,7 @@ from mcp_adapter import (
     tools_memories,
     tools_sql,
 )
-from mcp_adapter.handshake import INSTRUCTIONS, SERVER_NAME
+from mcp_adapter.handshake import INSTRUCTIONS, SERVER_NAME, instructions
 from mcp_adapter.tools_sql import MAX_SQL_ROWS
 from mcp_adapter.transport import Server
 
@@ -86,17 +87,26 @@ NOT_TOOLS = {
 }
 
 
-# The tool groups, in the order their tools are listed.
+# The tool groups, in the order their tools are listed (named as in profiles.GROUPS).
 _TOOL_GROUPS = (tools_memories, tools_code, tools_git, tools_ghap, tools_learning, tools_context, tools_file)
 
 
-def build_server(lm: Any, *, allow_sql: bool = False) -> MCPServer:
+def build_server(lm: Any, *, allow_sql: bool = False, tools: str = "lean") -> MCPServer:
     """Build an MCP server whose tools call the given opened learnmem library (`learnmem.open(...)`); with
-    `allow_sql`, also the read-only `sql` tool."""
-    server = Server(name=SERVER_NAME, instructions=INSTRUCTIONS, version=learnmem.__version__)
-    for group in _TOOL_GROUPS:
+    `allow_sql`, also the read-only `sql` tool. `tools` is the profile listed (`mcp_adapter.profiles`): "lean"
+    (the default), "all", or groups ("memories,git"); every tool is callable in each."""
+    profile = profiles.parse(tools)
+    server = Server(name=SERVER_NAME, instructions=instructions(profile), version=learnmem.__version__)
+    server.profile = profile
+    for name, group in zip(profiles.GROUPS, _TOOL_GROUPS, strict=True):
+        before = _tool_names(server)
         group.register(server, lm)
+        server.group_of = {**server.group_of, **dict.fromkeys(_tool_names(server) - before, name)}
     if allow_sql:
         tools_sql.register(server, lm)
     return server
 
+
+
+def _tool_names(server: Server) -> set[str]:
+    return {tool.name for tool in server._tool_manager.list_tools()}

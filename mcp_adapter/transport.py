@@ -23,9 +23,12 @@ from mcp_types import (
     ErrorData,
     JSONRPCError,
     JSONRPCResponse,
+    Tool,
+    ToolAnnotations,
     jsonrpc_message_adapter,
 )
 
+from mcp_adapter import profiles
 from mcp_adapter.results import describe_arguments_error, error_result
 
 _log = logging.getLogger(__name__)
@@ -66,6 +69,21 @@ def _top_level_members(text: str) -> dict[str, Any]:
     return members
 
 
+def _lean_tools(tools: list[Tool]) -> list[Tool]:
+    """The lean profile's list, built from the full tools: the direct ones compacted, the routers added."""
+    by_name = {tool.name: tool for tool in tools}
+    lean = [by_name[name].model_copy(update={"description": description,
+                                             "input_schema": profiles.compact_schema(by_name[name].input_schema)})
+            for name, description in profiles.DIRECT.items()]
+    for name, (description, actions) in profiles.ROUTERS.items():
+        schemas = {full: by_name[full].input_schema for full in actions.values()}
+        hints = [by_name[full].annotations.model_dump(by_alias=True, exclude_none=True) for full in actions.values()]
+        lean.append(Tool(name=name, description=profiles.router_description(description, actions, schemas),
+                         input_schema=profiles.router_schema(actions),
+                         annotations=ToolAnnotations.model_validate(profiles.router_annotations(hints))))
+    return lean + [tool for name, tool in by_name.items() if name == "sql"]
+
+
 def _reread(error: Exception) -> tuple[bool, SessionMessage] | None:
     """What to do with a line the SDK's stdio transport could not read (it hands on the exception, and the SDK
     would drop the request unanswered, leaving the client waiting): (False, the message read again) to pass on,
@@ -100,16 +118,53 @@ def _reread(error: Exception) -> tuple[bool, SessionMessage] | None:
 
 class Server(MCPServer):
     """MCPServer whose refusals of a call (arguments outside the input schema, an unknown tool) are answered
-    in the same error object as the library's, instead of the SDK's plain text."""
+    in the same error object as the library's, instead of the SDK's plain text, and which lists the tools of
+    its profile (`mcp_adapter.profiles`): every registered tool stays callable by its name."""
+
+    profile: tuple[str, ...] = ("all",)
+    group_of: dict[str, str] = {}
+    _lean: list[Tool] | None = None
+
+    async def list_tools(self) -> list[Tool]:
+        tools = await super().list_tools()
+        if self.profile == ("all",):
+            return tools
+        if self.profile != ("lean",):
+            return [tool for tool in tools if self.group_of.get(tool.name, "sql") in (*self.profile, "sql")]
+        if self._lean is None:
+            self._lean = _lean_tools(tools)
+        return self._lean
 
     async def call_tool(self, name: str, arguments: dict[str, Any], request_context: Any = None) -> Any:
+        if name in profiles.ROUTERS:
+            return await self._route(name, arguments, request_context)
+        return await self._call(name, arguments, request_context)
+
+    async def _route(self, name: str, arguments: dict[str, Any], request_context: Any) -> Any:
+        """A broader tool's call: its `action` names the full tool, called with `args`."""
+        actions = profiles.ROUTERS[name][1]
+        action, args = arguments.get("action"), arguments.get("args", {})
+        unknown = sorted(set(arguments) - {"action", "args"})
+        if action not in actions:
+            return error_result("validation_error", f"action {action!r}: one of {', '.join(actions)}")
+        if unknown:
+            return error_result("validation_error", f"{unknown[0]}: not a parameter of {name}; put the action's "
+                                                     "arguments in args")
+        if args is None:
+            args = {}
+        if not isinstance(args, dict):
+            return error_result("validation_error", f"args {args!r}: an object of {action}'s arguments")
+        return await self._call(actions[action], args, request_context, field_prefix="args.")
+
+    async def _call(self, name: str, arguments: dict[str, Any], request_context: Any,
+                    field_prefix: str = "") -> Any:
         try:
             return await super().call_tool(name, arguments, request_context)
         except ToolError as exc:
             if isinstance(exc, UnexpectedToolError):
                 raise
             if isinstance(exc.__cause__, pydantic.ValidationError):
-                return error_result("validation_error", describe_arguments_error(exc.__cause__))
+                return error_result("validation_error", describe_arguments_error(exc.__cause__, field_prefix))
             if self._tool_manager.get_tool(name) is None:
                 return error_result("not_found", f"unknown tool {name!r}: list_tools gives the valid names")
             raise

@@ -4,7 +4,8 @@ Pinned in `tests/surface/` (JSON, one file per door):
 - `python.json`: `learnmem.__all__`, every public `Learnmem` method and property with its signature, the
   error types with their bases, and every record type those signatures name, with its fields;
 - `cli.json`: `learnmem --help` and the help of every command and sub-command;
-- `mcp.json`: the served tool list (name, description, input schema, annotations), the `sql` tool included;
+- `mcp.json`: the full tool list (`--tools all`: name, description, input schema, annotations), the `sql` tool
+  included; `mcp-lean.json`: the default (lean) list;
 - `sql.json`: the tables and the public views of a new file, with their columns.
 
 A change of surface is a decision, not an accident: after making it on purpose, rewrite the pins with
@@ -94,10 +95,10 @@ def _cli_helps() -> dict[str, str]:
     return helps
 
 
-def _served_tools() -> dict[str, Any]:
+def _served_tools(profile: str) -> dict[str, Any]:
     from mcp_adapter.server import build_server
 
-    server = build_server(object(), allow_sql=True)
+    server = build_server(object(), allow_sql=True, tools=profile)
     tools = anyio.run(server.list_tools)
     return {tool.name: {"description": tool.description, "input_schema": tool.input_schema,
                         "annotations": tool.annotations.model_dump(mode="json") if tool.annotations else None}
@@ -114,7 +115,8 @@ def test_cli_surface(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_mcp_surface() -> None:
-    _check("mcp", _served_tools())
+    _check("mcp", _served_tools("all"))  # every tool under the library's names (`--tools all`)
+    _check("mcp-lean", _served_tools("lean"))  # what a client is served by default
 
 
 def test_sql_surface(tmp_path: Path) -> None:
@@ -132,6 +134,6 @@ def test_sql_surface(tmp_path: Path) -> None:
 
 def test_the_pins_cover_every_door() -> None:
     # Guards against a pin file that went empty and so pins nothing.
-    for name, least in {"python": 4, "cli": 20, "mcp": 20, "sql": 10}.items():
+    for name, least in {"python": 4, "cli": 20, "mcp": 20, "mcp-lean": 10, "sql": 10}.items():
         pinned = json.loads((PINS / f"{name}.json").read_text(encoding="utf-8"))
         assert len(pinned) >= least, f"{name}.json pins only {len(pinned)} entries"

@@ -6,7 +6,10 @@ memories, and measures, from the moment of spawn:
 - `tools/list`: until the tool list is read, the handshake sent at once before it (the server boots meanwhile);
 - the first `retrieve_memories`: until its answer is read (the model loaded);
 and how long the process takes to end after SIGINT, after SIGTERM and after stdin is closed, once it has
-answered a call (target: within a second). It also reports the bytes of the `tools/list` result.
+answered a call (target: within a second). It also reports the bytes of the `tools/list` result (compact
+JSON) of each profile (`--tools`): served by the spawned processes for the default, built in this process for
+the others (the same code builds both; tests/mcp_adapter/test_profiles.py checks the served default against
+its budget of 12,000 bytes).
 
 Baselines for scale: `python -c pass` and `python -c "import mcp.server.mcpserver"` (the SDK's import, which
 the handshake no longer waits for). Markdown goes to stdout (and --out), progress to stderr. Nothing
@@ -92,6 +95,21 @@ def one_spawn(db: Path, stop: str) -> dict[str, float]:
     return times
 
 
+def profile_sizes() -> dict[str, tuple[int, int]]:
+    """{profile: (tools listed, bytes of the tools/list result)} for lean, all and each group."""
+    import anyio
+
+    from mcp_adapter import profiles
+    from mcp_adapter.server import build_server
+
+    sizes = {}
+    for profile in (*profiles.PROFILES, *profiles.GROUPS):
+        tools = anyio.run(build_server(object(), tools=profile).list_tools)
+        listed = {"tools": [tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in tools]}
+        sizes[profile] = (len(tools), len(json.dumps(listed, separators=(",", ":")).encode()))
+    return sizes
+
+
 def _baseline(code: str, runs: int) -> float:
     seconds = []
     for _ in range(runs):
@@ -154,7 +172,11 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(f"| {stop} | {len(chosen)} | {median(seconds) * 1000:.0f} ms | {max(seconds) * 1000:.0f} ms | "
                      f"{', '.join(map(str, codes))} |")
     sizes = sorted({int(times["tools/list bytes"]) for _, times in runs})
-    lines += ["", f"`tools/list` result: {', '.join(f'{size:,}' for size in sizes)} bytes of JSON (compact)."]
+    lines += ["", f"`tools/list` result of the default profile, as served: {', '.join(f'{size:,}' for size in sizes)} "
+                  "bytes of JSON (compact). Each profile (`learnmem-mcp --tools ...`):", "",
+              "| profile | tools | bytes | ~tokens (bytes / 4) |", "|---|---|---|---|"]
+    for profile, (count, size) in profile_sizes().items():
+        lines.append(f"| {profile} | {count} | {size:,} | {size // 4:,} |")
     report = "\n".join(lines) + "\n"
     print(report)
     if args.out:

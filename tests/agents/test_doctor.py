@@ -59,7 +59,7 @@ def test_a_set_up_made_by_init_is_healthy(project: Path, home: Path) -> None:
                  "hook PreToolUse", "hook SessionEnd", "MCP server (.mcp.json)", "MCP server (opencode.json)",
                  "Claude Code approval"):
         assert name in checks
-    assert "lists 50 tools" in checks["MCP server (.mcp.json)"]["detail"]
+    assert "lists 14 tools" in checks["MCP server (.mcp.json)"]["detail"]
     human = _learnmem(project, "doctor", home=home)
     assert human.returncode == 0 and human.stdout.rstrip().endswith("Healthy.")
 

@@ -67,9 +67,12 @@ def _front_matter(text: str) -> dict[str, str]:
 
 
 def _server_tools() -> set[str]:
-    """The MCP tool names, read from the adapter's source (each tool is an `async def` in a module's register)."""
-    return {name for path in (ROOT / "mcp_adapter").glob("*.py")
-            for name in re.findall(r"^    async def (\w+)\(", path.read_text(encoding="utf-8"), re.MULTILINE)}
+    """The MCP tool names a client is served by default (the lean profile): what commands may name."""
+    import anyio
+
+    from mcp_adapter.server import build_server
+
+    return {tool.name for tool in anyio.run(build_server(object()).list_tools)}
 
 
 # --------------------------------------------------------------------------- install
@@ -95,7 +98,7 @@ def test_install_claude_writes_hooks_server_commands_and_section(tmp_path: Path)
     assert (project / ".learnmem" / "scripts-path").read_text() == SCRIPTS + "\n"
 
     tools = _server_tools()
-    assert {"store_memory", "validate_value", "get_context", "get_premortem"} <= tools
+    assert {"store_memory", "learning", "get_context", "start_ghap"} <= tools
     for name in agent_setup.COMMAND_NAMES:
         text = (project / ".claude" / "commands" / f"{name}.md").read_text(encoding="utf-8")
         meta = _front_matter(text)
@@ -103,13 +106,13 @@ def test_install_claude_writes_hooks_server_commands_and_section(tmp_path: Path)
         allowed = [tool.strip() for tool in meta["allowed-tools"].split(",")]
         assert allowed and all(tool.startswith("mcp__learnmem__") for tool in allowed)
         assert {tool.removeprefix("mcp__learnmem__") for tool in allowed} <= tools, name
-        assert "delete_memory" not in meta["allowed-tools"]  # deleting always asks the user
+        assert "memory_lifecycle" not in meta["allowed-tools"]  # deleting always asks the user
         body = text.split("\n---\n", 1)[1]
         assert "$ARGUMENTS" in body
         called = set(re.findall(r"`(\w+)\(", body))
         assert called and called <= tools, (name, called - tools)
     retro = (project / ".claude" / "commands" / "retro.md").read_text()
-    for step in ("get_clusters", "get_cluster_members", "validate_value", "store_value", "reason"):
+    for step in ('action="clusters"', 'action="members"', 'action="validate"', 'action="store_value"', "reason"):
         assert step in retro
 
     claude_md = (project / "CLAUDE.md").read_text()

@@ -58,7 +58,7 @@ HUGE_WITH_NULS = "ab\x00" * 400_000
 def _tool_schemas() -> dict[str, dict[str, Any]]:
     """Every tool of `build_server(..., allow_sql=True)` with its input schema, read without a server process
     (the tools only touch the library when called): the names parametrize the tests."""
-    server = build_server(object(), allow_sql=True)
+    server = build_server(object(), allow_sql=True, tools="all")
     return {tool.name: tool.input_schema for tool in anyio.run(server.list_tools)}
 
 
@@ -161,7 +161,8 @@ def _server_params(db: Path, work: Path, home: Path) -> StdioServerParameters:
     env.pop("LEARNMEM_DB", None)
     env["HOME"] = str(home)
     env["LEARNMEM_CACHE_DIR"] = str(models_cache_dir().parent)
-    return StdioServerParameters(command=str(SERVER), args=["--db", str(db), "--allow-sql"], env=env, cwd=str(work))
+    return StdioServerParameters(command=str(SERVER), args=["--db", str(db), "--allow-sql", "--tools", "all"], env=env,
+                                 cwd=str(work))
 
 
 @pytest.fixture(scope="module")
@@ -654,7 +655,7 @@ def test_sql_tool_reads_and_refuses_every_write(world: World) -> None:
 
 
 def test_sql_tool_is_listed_only_with_the_flag_and_read_only(world: World) -> None:
-    schemas = {tool.name: tool for tool in anyio.run(build_server(object()).list_tools)}
+    schemas = {tool.name: tool for tool in anyio.run(build_server(object(), tools="all").list_tools)}
     assert "sql" not in schemas
     (tool,) = [tool for tool in anyio.run(build_server(object(), allow_sql=True).list_tools) if tool.name == "sql"]
     assert tool.annotations.read_only_hint is True and tool.annotations.destructive_hint is False

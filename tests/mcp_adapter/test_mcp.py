@@ -32,12 +32,14 @@ CALL_TIMEOUT_S = 120
 
 
 def _server_params(db: Path, *flags: str) -> StdioServerParameters:
-    """Spawn `python -m mcp_adapter --db <db> [flags]` with this interpreter and this checkout on the path."""
+    """Spawn `python -m mcp_adapter --db <db> --tools all [flags]` with this interpreter and this checkout on the
+    path: these tests list the full set (every tool is callable in the default profile too, see test_profiles)."""
     env = dict(os.environ)
     env.pop("LEARNMEM_DB", None)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    tools = [] if "--tools" in flags else ["--tools", "all"]
     return StdioServerParameters(
-        command=sys.executable, args=["-m", "mcp_adapter", "--db", str(db), *flags], env=env, cwd=str(ROOT)
+        command=sys.executable, args=["-m", "mcp_adapter", "--db", str(db), *tools, *flags], env=env, cwd=str(ROOT)
     )
 
 
