@@ -43,6 +43,7 @@ from learnmem.memory import compaction, files as memory_files, memories, usage a
 from learnmem.memory.index import MemoryIndex
 from learnmem.memory.records import (DeleteResult, DocGap, FlushResult, ForgetResult, Info, Memory, MemoryHit,
                                      MemorySummary, MemoryWithFiles, QueuedMemory, StaleMemory, StoreResult)
+from learnmem.progress import ProgressCallback
 from learnmem.storage import backup
 from learnmem.storage.lake_store import open_store
 from learnmem.storage.paths import database_path, ignore_learnmem_folder, project_root
@@ -268,9 +269,14 @@ class Learnmem:
     # -- code ----------------------------------------------------------------
 
     def index_codebase(
-        self, directory: str | os.PathLike = ".", project: str | None = None, recursive: bool = True, progress: bool = True
+        self, directory: str | os.PathLike = ".", project: str | None = None, recursive: bool = True,
+        progress: bool | ProgressCallback = True,
     ) -> IndexResult:
-        """Index (incrementally) the source files under `directory`: units, embeddings, imports, call graph."""
+        """Index (incrementally) the source files under `directory`: units, embeddings, imports, call graph.
+
+        Files are written in batches as they go: an interrupted run keeps what it wrote, and the next run goes on
+        from there (unchanged files are skipped). `progress`: a bar on a terminal, False, or a callback
+        `report(files done, files to index, units embedded)` (learnmem.progress)."""
         return indexer.index_codebase(self.store, self.embedder, directory, project, recursive, progress)
 
     def search_code(
@@ -306,10 +312,12 @@ class Learnmem:
 
     def index_commits(
         self, repo_path: str | os.PathLike = ".", since: str | datetime | None = None, project: str | None = None,
-        all_branches: bool = False, embed: bool = True, progress: bool = True,
+        all_branches: bool = False, embed: bool = True, progress: bool | ProgressCallback = True,
     ) -> CommitIndexResult:
         """Index (incrementally) the commits reachable from HEAD (every branch if `all_branches`): messages
-        embedded, files changed with line counts and renames. `since` skips older commits (commit time)."""
+        embedded, files changed with line counts and renames. `since` skips older commits (commit time).
+        Commits are written in batches: an interrupted run keeps them, and the next goes on from there.
+        `progress`: a bar on a terminal, False, or a callback `report(commits done, new commits, embedded)`."""
         from learnmem.git import history  # dulwich costs ~90 ms to import: only for git work
 
         return history.index_commits(self.store, self.embedder if embed else None, repo_path, since, project,

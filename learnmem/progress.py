@@ -1,9 +1,17 @@
-"""A one-line progress bar for long jobs (indexing), drawn on stderr only when it is a terminal."""
+"""Progress of long jobs (indexing): a one-line bar on stderr when it is a terminal, or a caller's callback.
+
+A long library call takes `progress`: True (the bar, when stderr is a terminal), False (nothing), or a
+callback `report(done, total, count)` called as the job advances (the MCP server's jobs report through it).
+"""
 
 from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
+
+# report(done, total, count): items done of a total (0 while unknown), and the job's extra counter.
+ProgressCallback = Callable[[int, int, int], None]
 
 
 class Progress:
@@ -11,8 +19,9 @@ class Progress:
 
     WIDTH = 28
 
-    def __init__(self, enabled: bool, items: str, counter: str = "", total: int = 0):
-        self.enabled = enabled and sys.stderr.isatty()
+    def __init__(self, enabled: bool | ProgressCallback, items: str, counter: str = "", total: int = 0):
+        self.report = enabled if callable(enabled) else None
+        self.enabled = enabled is True and sys.stderr.isatty()
         self.items = items
         self.counter = counter
         self.total = total
@@ -29,6 +38,8 @@ class Progress:
         self._draw()
 
     def _draw(self) -> None:
+        if self.report is not None:
+            self.report(self.done, self.total, self.count)
         if not self.enabled or not self.total:
             return
         elapsed = time.monotonic() - self.started

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 # The groups of the full set (the `tools_*` modules), as `--tools` names them.
-GROUPS = ("memories", "code", "git", "ghap", "learning", "context", "file")
+GROUPS = ("memories", "code", "git", "ghap", "learning", "context", "file", "jobs")
 PROFILES = ("lean", "all")
 
 # Listed in the lean profile under their own names: (name, description).
@@ -51,12 +51,14 @@ ROUTERS: dict[str, tuple[str, dict[str, str]]] = {
                              "supersede": "supersede_memory", "forget": "forget",
                              "restore": "restore_memory", "delete": "delete_memory", "compact": "compact_memories",
                              "touch": "touch_memory", "flush_queued": "flush_queued_memories"}),
-    "code": ("The code index: index a folder (incremental), similar code, callers and callees, what is indexed.", {
-        "index": "index_codebase", "similar": "find_similar_code", "callers": "find_callers",
+    "code": ("The code index: index a folder (incremental; a long run answers with a job to follow), similar code, "
+             "callers and callees, what is indexed.", {
+        "index": "index_codebase", "job": "job_status", "similar": "find_similar_code", "callers": "find_callers",
         "callees": "find_callees", "stats": "get_indexing_stats", "remove_file": "remove_file"}),
     "git": ("The git history: why code is as it is. Index first (action index), then search commits, a file's "
             "history, blame, hotspots, authors, a function's history.", {
-                "index": "index_commits", "search": "search_commits", "file_history": "get_file_history",
+                "index": "index_commits", "job": "job_status", "search": "search_commits",
+                "file_history": "get_file_history",
                 "blame": "get_blame", "hotspots": "get_churn_hotspots", "authors": "get_code_authors",
                 "unit_history": "get_unit_history"}),
     "ghap": ("GHAP entries besides the cycle: the active one, past ones, an orphan an earlier session left "

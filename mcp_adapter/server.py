@@ -32,7 +32,9 @@ This module builds the server; the rest of the package, one module per idea:
 - `schema`: the tools' annotations (hints) and the types of their input schemas, from the library's constants;
 - `transport`: the server class, answering calls the SDK refuses and requests its transport cannot read;
 - `tools_memories`, `tools_code`, `tools_git`, `tools_ghap`, `tools_learning`, `tools_context`, `tools_file`,
-  `tools_sql`: the tools, one `register(server, lm)` per group, registered in that order.
+  `tools_jobs`, `tools_sql`: the tools, one `register(server, lm)` per group, registered in that order;
+- `jobs`: indexing run as a job of the server, answered within seconds, followed with `job_status`;
+- `profiles`: which tools are listed (the lean default, all, or groups).
 """
 
 from typing import Any
@@ -47,6 +49,7 @@ from mcp_adapter import (
     tools_file,
     tools_ghap,
     tools_git,
+    tools_jobs,
     tools_learning,
     tools_memories,
     tools_sql,
@@ -55,7 +58,13 @@ from mcp_adapter.handshake import INSTRUCTIONS, SERVER_NAME, instructions
 from mcp_adapter.tools_sql import MAX_SQL_ROWS
 from mcp_adapter.transport import Server
 
-__all__ = ["INSTRUCTIONS", "MAX_SQL_ROWS", "NOT_TOOLS", "SERVER_NAME", "build_server"]
+__all__ = ["ADAPTER_TOOLS", "INSTRUCTIONS", "MAX_SQL_ROWS", "NOT_TOOLS", "SERVER_NAME", "build_server"]
+
+# Tools that are no library method, and why.
+ADAPTER_TOOLS = {
+    "job_status": "indexing over MCP runs as a job of the server process (mcp_adapter.jobs), so that a client's "
+                  "request timeout loses nothing: this reads the job a call answered before it ended",
+}
 
 # Library methods that are deliberately not tools, and why.
 NOT_TOOLS = {
@@ -88,7 +97,8 @@ NOT_TOOLS = {
 
 
 # The tool groups, in the order their tools are listed (named as in profiles.GROUPS).
-_TOOL_GROUPS = (tools_memories, tools_code, tools_git, tools_ghap, tools_learning, tools_context, tools_file)
+_TOOL_GROUPS = (tools_memories, tools_code, tools_git, tools_ghap, tools_learning, tools_context, tools_file,
+                tools_jobs)
 
 
 def build_server(lm: Any, *, allow_sql: bool = False, tools: str = "lean") -> MCPServer:

@@ -1,11 +1,13 @@
 """Code index tools: index a folder's source, search it, walk the call graph."""
 
+import os
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 
+from mcp_adapter import jobs
 from mcp_adapter.results import call
 from mcp_adapter.schema import ADDITIVE, DESTRUCTIVE, READ_ONLY
 
@@ -17,15 +19,21 @@ def register(server: MCPServer, lm: Any) -> None:
         annotations=ADDITIVE,
         description=(
             "Index (incrementally) the source files under a folder: code units, their embeddings, imports and "
-            "the call graph. Returns counts: files seen/indexed/unchanged/skipped/failed/deleted, units, calls, seconds."
+            "the call graph. Runs as a job: answers within seconds, with the result when done, else with "
+            "{job_id, status: running, progress} (job_status follows it; what is indexed is kept as it goes). "
+            "Returns counts: files seen/indexed/unchanged/skipped/failed/deleted, units, calls, seconds, job_id."
         ),
     )
     async def index_codebase(
+        ctx: Context,
         directory: Annotated[str, Field(description="The folder to index.")] = ".",
         project: Annotated[str | None, Field(description="Project name (default: the folder's name).")] = None,
         recursive: Annotated[bool, Field(description="Descend into sub-folders.")] = True,
     ) -> CallToolResult:
-        return await call(lm.index_codebase, directory, project=project, recursive=recursive, progress=False)
+        key = ("index_codebase", os.path.abspath(directory), project, recursive)
+        job = server.jobs.start("index_codebase", key, lambda report: lm.index_codebase(
+            directory, project=project, recursive=recursive, progress=report))
+        return await jobs.answer(job, jobs.answer_within(), ctx)
 
     @server.tool(
         annotations=READ_ONLY,

@@ -1,11 +1,13 @@
 """Git history tools: index commits, search them, and ask why code is like this (history, churn, blame)."""
 
+import os
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 
+from mcp_adapter import jobs
 from mcp_adapter.results import call
 from mcp_adapter.schema import ADDITIVE, READ_ONLY
 
@@ -18,11 +20,14 @@ def register(server: MCPServer, lm: Any) -> None:
         description=(
             "Index (incrementally) a git repository's commits: messages embedded for search, files changed with "
             "line counts and renames. Only new commits are read; commits gone after a rebase/force-push are removed. "
+            "Runs as a job: answers within seconds, with the result when done, else with {job_id, status: running, "
+            "progress} (job_status follows it; commits are kept as they are indexed). "
             "Returns {project, root, head, commits_total, commits_added, commits_removed, commits_embedded, shallow, "
-            "seconds, warnings}."
+            "seconds, warnings, job_id}."
         ),
     )
     async def index_commits(
+        ctx: Context,
         repo_path: Annotated[str, Field(description="A path inside the repository.")] = ".",
         since: Annotated[str | None, Field(description="Skip commits older than this ISO date.")] = None,
         project: Annotated[str | None, Field(description="Project name (default: the repository folder's name).")] = None,
@@ -30,8 +35,10 @@ def register(server: MCPServer, lm: Any) -> None:
         embed: Annotated[bool, Field(description="Embed the messages (false: faster, search_commits then matches "
                                                   "keywords only).")] = True,
     ) -> CallToolResult:
-        return await call(lm.index_commits, repo_path, since=since, project=project, all_branches=all_branches,
-                          embed=embed, progress=False)
+        key = ("index_commits", os.path.abspath(repo_path), since, project, all_branches, embed)
+        job = server.jobs.start("index_commits", key, lambda report: lm.index_commits(
+            repo_path, since=since, project=project, all_branches=all_branches, embed=embed, progress=report))
+        return await jobs.answer(job, jobs.answer_within(), ctx)
 
     @server.tool(
         annotations=READ_ONLY,

@@ -28,7 +28,7 @@ from mcp_types import (
     jsonrpc_message_adapter,
 )
 
-from mcp_adapter import profiles
+from mcp_adapter import jobs, profiles
 from mcp_adapter.results import describe_arguments_error, error_result
 
 _log = logging.getLogger(__name__)
@@ -124,6 +124,10 @@ class Server(MCPServer):
     profile: tuple[str, ...] = ("all",)
     group_of: dict[str, str] = {}
     _lean: list[Tool] | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.jobs = jobs.Jobs()  # the long calls this server runs (mcp_adapter.jobs)
 
     async def list_tools(self) -> list[Tool]:
         tools = await super().list_tools()

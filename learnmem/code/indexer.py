@@ -26,7 +26,7 @@ from learnmem import validate
 from learnmem.code import languages
 from learnmem.code.model import CallSite, Import, ParsedFile, Unit
 from learnmem.errors import NotFoundError, ValidationError
-from learnmem.progress import Progress
+from learnmem.progress import Progress, ProgressCallback
 from learnmem.storage.store import Store, set_meta, utc_now
 from learnmem.storage.vectors import to_column
 
@@ -91,7 +91,7 @@ def index_codebase(
     directory,
     project: str | None = None,
     recursive: bool = True,
-    progress: bool = True,
+    progress: bool | ProgressCallback = True,
 ) -> IndexResult:
     """Index (or re-index) the source files under `directory` as `project` (default: the folder's name).
 

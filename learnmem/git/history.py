@@ -31,7 +31,7 @@ from learnmem.errors import LearnmemError, ValidationError
 from learnmem.git import repository
 from learnmem.git.changes import READ_ERRORS, Blobs, FileChange, NamingObjects, UnreadableObjectError, commit_changes
 from learnmem.git.records import CommitIndexResult
-from learnmem.progress import Progress
+from learnmem.progress import Progress, ProgressCallback
 from learnmem.storage.store import Store, utc_now
 from learnmem.storage.vectors import to_column
 
@@ -49,7 +49,7 @@ def index_commits(
     project: str | None = None,
     all_branches: bool = False,
     embed: bool = True,
-    progress: bool = True,
+    progress: bool | ProgressCallback = True,
 ) -> CommitIndexResult:
     """Index (incrementally) the commits reachable from HEAD (and every branch if `all_branches`)."""
     started = time.monotonic()

@@ -108,7 +108,7 @@ def test_the_default_server_serves_the_lean_list_and_routes_its_actions(tmp_path
                 assert got["content"] == "Releases are tagged from main"
                 assert (await _call(session, "memories", {"action": "info"}))["counts"]["memories"] == 1
                 refused = await _call(session, "git", {"action": "rebase"})
-                assert refused["error"]["type"] == "validation_error" and "one of index, search" in \
+                assert refused["error"]["type"] == "validation_error" and "one of index, job, search" in \
                     refused["error"]["message"]
                 bad = await _call(session, "memory_lifecycle", {"action": "forget", "args": {"hard": "yes please"}})
                 assert bad["error"]["type"] == "validation_error" and "args.hard" in bad["error"]["message"]

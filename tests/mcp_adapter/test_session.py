@@ -167,6 +167,8 @@ class Agent:
         assert len(texts) == 1, result
         payload = json.loads(texts[0])
         assert result.structured_content == payload
+        if payload.get("status") == "running" and tool != "job_status":  # an index job outlived its window
+            return self.call("job_status", job_id=payload["job_id"], wait_seconds=60)
         return payload, bool(result.is_error)
 
     def ok(self, tool: str, **arguments: Any) -> dict[str, Any]:
