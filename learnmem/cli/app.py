@@ -53,27 +53,35 @@ def cmd_init(args: argparse.Namespace) -> None:
         return
     path = agent_setup.database_path(args.dir)
     existed = path.exists()
-    # A dry run first reads and checks every agent file: a malformed one stops init before it writes anything.
+    ignore = agent_setup.gitignore_action(args.dir)
     if args.approve and "claude" not in targets:
-        raise SystemExit(f"{PROG}: error: --approve approves the Claude Code server: give it with --claude")
+        from learnmem.errors import ValidationError
+
+        raise ValidationError("--approve approves the Claude Code server: give it with --claude")
+    # A dry run first reads and checks every agent file: a malformed one stops init before it writes anything.
     report = agent_setup.install(args.dir, targets, dry_run=True, approve=args.approve) if targets else None
     if not args.dry_run:
         import learnmem
 
         path = learnmem.init_project(args.dir)
         report = agent_setup.install(args.dir, targets, approve=args.approve) if targets else None
+    actions = [ignore, *(report.actions if report else ())]
+    changed = not existed or ignore.action != "unchanged" or bool(report and report.changed)
     if args.json:
         extra = dataclasses.asdict(report) if report else {}
-        output.emit_json({"path": str(path), "database_existed": existed, "dry_run": args.dry_run, **extra})
+        output.emit_json({"path": str(path), "database_existed": existed, "dry_run": args.dry_run, **extra,
+                          "changed": changed, "actions": [dataclasses.asdict(action) for action in actions]})
         return
     if args.dry_run:
         print(f"{path} exists" if existed else f"would create {path}")
-    else:
+    elif changed:
         print(f"Initialised {path}")
-    if report:
-        print(agent_setup.format_report(report))
-        if report.changed and not args.dry_run:
-            print("Restart the agent (or open a new session) to load the hooks, the MCP server and the commands.")
+    else:
+        print(f"Already set up: {path}")
+    shown = agent_setup.SetupReport(str(path), tuple(targets), args.dry_run, changed, tuple(actions))
+    print(agent_setup.format_report(shown))
+    if targets and changed and not args.dry_run:
+        print("\n".join(agent_setup.closing_words(targets)))
 
 
 def cmd_doctor(args: argparse.Namespace) -> None:

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pathspec
 
-# Folders no one wants in a code index: dependencies, environments, build output, caches.
+# Folders no one wants in a code index: dependencies, environments, build output, caches, and the agents'
+# own files (`learnmem init` writes .claude/ and .opencode/; .learnmem/ holds the memory file).
 SKIPPED_DIRS = frozenset(
     {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "env", "dist", "build", "__pycache__",
      ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".nox", ".hypothesis", ".learnmem",
-     "site-packages", ".idea", ".vscode", "target", ".next", "coverage"}
+     "site-packages", ".idea", ".vscode", "target", ".next", "coverage", ".claude", ".opencode"}
 )
 
 

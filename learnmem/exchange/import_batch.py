@@ -311,8 +311,9 @@ def _refuse_secrets(batch: Batch, where: str) -> None:
     if found:
         shown = "; ".join(found[:MAX_REPORTED])
         raise RejectedImport(f"{where}: {len(found)} item{'s' if len(found) != 1 else ''} look like credentials, "
-                             f"nothing was imported: {shown}. Remove them, or pass allow_secrets=True (CLI: "
-                             "--allow-secrets) if storing them is intended", found)
+                             f"nothing was imported: {shown}. Remove them, or, if storing them is intended, "
+                             'allow them: allow_secrets=True (Python), "allow_secrets": true (MCP), --allow-secrets '
+                             "(CLI)", found)
 
 
 def _merge_supersedes(con, memories: list[ImportedMemory]) -> int:

@@ -158,8 +158,8 @@ def _refuse_secret(field: str, content: str) -> None:
     if found is not None:
         raise ValidationError(
             f"{field}: looks like it contains {found.description} (pattern {found.pattern}: {found.redacted}); "
-            "nothing was stored. Remove the secret, or pass allow_secrets=True (CLI: --allow-secrets) "
-            "if storing it is intended"
+            "nothing was stored. Remove the secret, or, if storing it is intended, allow it: allow_secrets=True "
+            '(Python), "allow_secrets": true (MCP), --allow-secrets (CLI)'
         )
 
 

@@ -43,12 +43,21 @@ def default_path() -> Path:
     return database_path(Path.cwd())
 
 
+def learnmem_folder_ignored(root: Path) -> bool | None:
+    """Whether `<root>/.gitignore` ignores `.learnmem/` already: True, False, or None when there is no file."""
+    gitignore = root / ".gitignore"
+    if not gitignore.exists():
+        return None
+    text = gitignore.read_text(encoding="utf-8")
+    return any(line.strip().rstrip("/") in (".learnmem", "/.learnmem") for line in text.splitlines())
+
+
 def ignore_learnmem_folder(root: Path) -> None:
     """Add `.learnmem/` to `<root>/.gitignore` (made if missing) unless a line ignores it already."""
     gitignore = root / ".gitignore"
-    text = gitignore.read_text(encoding="utf-8") if gitignore.exists() else ""
-    if any(line.strip().rstrip("/") in (".learnmem", "/.learnmem") for line in text.splitlines()):
+    if learnmem_folder_ignored(root):
         return
+    text = gitignore.read_text(encoding="utf-8") if gitignore.exists() else ""
     prefix = "" if not text or text.endswith("\n") else "\n"  # never glue the entry onto the last line
     with gitignore.open("a", encoding="utf-8") as handle:
         handle.write(f"{prefix}.learnmem/\n")

@@ -551,3 +551,27 @@ def test_approve_records_the_servers_approval_in_the_personal_settings(tmp_path:
     assert _json(project / ".claude" / "settings.local.json") == {"enabledMcpjsonServers": ["jira", "learnmem"]}
     agent_setup.uninstall(project, ["claude"])
     assert _json(project / ".claude" / "settings.local.json") == {"enabledMcpjsonServers": ["jira"]}
+
+
+def test_the_cli_lists_every_change_and_says_what_comes_next_for_each_agent(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    (project / ".gitignore").write_text("build/\n")
+    dry = json.loads(_cli("init", "--claude", "--dry-run", "--json", cwd=project).stdout)
+    assert {"path": ".gitignore", "action": "updated",
+            "detail": "ignores .learnmem/ (the memory file and this machine's records)"} in dry["actions"]
+    assert (project / ".gitignore").read_text() == "build/\n" and not (project / ".learnmem").exists()
+
+    claude = _cli("init", "--claude", cwd=project)
+    assert claude.returncode == 0 and claude.stdout.startswith("Initialised ")
+    assert "Restart Claude Code" in claude.stdout and "--approve" in claude.stdout and "hooks" in claude.stdout
+    assert "learnmem doctor" in claude.stdout
+
+    opencode = _cli("init", "--opencode", cwd=project)
+    assert "Restart opencode to load the MCP server and the commands (opencode has no hooks)" in opencode.stdout
+    assert "Claude Code" not in opencode.stdout
+
+    again = _cli("init", "--claude", "--opencode", cwd=project)
+    assert again.stdout.startswith("Already set up: ") and "Restart" not in again.stdout
+    assert json.loads(_cli("init", "--claude", "--json", cwd=project).stdout)["changed"] is False
+    refused = _cli("init", "--approve", cwd=project)
+    assert refused.returncode == 2 and "--approve approves the Claude Code server" in refused.stderr

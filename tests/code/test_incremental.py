@@ -369,6 +369,10 @@ def test_gitignore_in_subfolder_and_vendored_folders(lm, tmp_path):
     write(tree, "node_modules/dep/index.js", "function vendored() {}\n")
     write(tree, ".venv/lib/site.py", "x = 1\n")
     write(tree, "web/node_modules/dep/index.js", "function vendored() {}\n")
+    # The agents' files that `learnmem init` writes, and the memory's folder.
+    write(tree, ".claude/hooks/check.py", "x = 1\n")
+    write(tree, ".opencode/plugin/tool.ts", "export const x = 1\n")
+    write(tree, ".learnmem/scratch.py", "x = 1\n")
     lm.index_codebase(tree, project=PROJECT, progress=False)
     assert indexed_paths(lm) == {"a.py", "sub/deeper/local.py", "sub/keep.gen.py", "other/local.py"}
 

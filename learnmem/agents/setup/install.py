@@ -84,7 +84,7 @@ from learnmem.agents.setup.settings import (
     uninstall_server,
 )
 from learnmem.errors import ValidationError
-from learnmem.storage.paths import database_path, project_root
+from learnmem.storage.paths import database_path, learnmem_folder_ignored, project_root
 
 # The tests write an "older" learnmem command file with it.
 _with_generated_line = with_generated_line
@@ -161,6 +161,25 @@ def uninstall(
     return plan.finish(chosen, keep_record=False)
 
 
+def gitignore_action(directory: str | os.PathLike[str] = ".") -> Action:
+    """What `learnmem init` does (or did) to `.gitignore`: it ignores `.learnmem/`, the personal memory file."""
+    ignored = learnmem_folder_ignored(project_root(Path(directory)))
+    action = "unchanged" if ignored else "created" if ignored is None else "updated"
+    return Action(".gitignore", action, "ignores .learnmem/ (the memory file and this machine's records)")
+
+
+def closing_words(targets: Sequence[str]) -> list[str]:
+    """What to do after `init` wired these agents in."""
+    words = []
+    if "claude" in targets:
+        words.append("Restart Claude Code (or open a new session) to load the hooks, the MCP server and the "
+                     "commands. Claude Code asks once to approve the project's learnmem server (`learnmem init "
+                     "--claude --approve` approves it now).")
+    if "opencode" in targets:
+        words.append("Restart opencode to load the MCP server and the commands (opencode has no hooks).")
+    return words + ["`learnmem doctor` checks the whole set-up."]
+
+
 def format_report(report: SetupReport) -> str:
     """The report as aligned lines for people; the command files of one folder share a line."""
     if not report.actions:
@@ -217,6 +236,7 @@ def _paths_of(targets: Sequence[str]) -> list[str]:
 __all__ = [
     "BEGIN_MARKER", "COMMAND_NAMES", "END_MARKER", "HOOK_EVENTS", "LAUNCHERS", "MANIFEST", "OPENCODE_SCHEMA",
     "SCRIPTS_PATH", "SERVER_NAME", "TARGETS", "Action", "SetupReport",
-    "database_path", "format_report", "install", "project_root", "scripts_folder",
+    "closing_words", "database_path", "format_report", "gitignore_action", "install", "project_root",
+    "scripts_folder",
     "render_command", "section_text", "uninstall",
 ]
