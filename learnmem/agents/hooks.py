@@ -563,14 +563,16 @@ def take_flushed(paths: HookPaths) -> str | None:
 
 def session_end(payload: Mapping[str, Any], paths: HookPaths, environ: Mapping[str, str]) -> str | None:
     """Flush the capture queue, then end the session (its active entry is abandoned as `session ended`);
-    the pending tool calls go."""
+    the pending tool calls go. A session in which nothing happened is not kept (`ghap.close_session`):
+    `claude mcp list` and `claude doctor` fire SessionEnd too."""
     from learnmem.learning import ghap
 
     try:
         message = _flush(paths)
     finally:
+        pending = pending_tool_calls(paths)
         reset_counter(paths)
-        ghap.end_session(_store(paths))
+        ghap.close_session(_store(paths), pending)
     return message
 
 

@@ -89,6 +89,21 @@ def end_session(store: Store) -> SessionEnd:
     return SessionEnd(session_id=session_id, abandoned_ghap_id=abandoned)
 
 
+def close_session(store: Store, pending_tool_calls: int = 0) -> SessionEnd | None:
+    """The SessionEnd hook's end of a session: end_session's, except that it starts none to end it, and that a
+    session in which nothing happened (no tool call, counted or `pending_tool_calls`; no GHAP entry or
+    observation) is deleted rather than kept. None when no session was ended."""
+    with store.write() as con:
+        row = con.execute(sql.query("current_session")).fetchone()
+        if row is None:
+            return None
+        if not pending_tool_calls:
+            con.execute(sql.query("delete_session_if_empty"), {"id": row[0]})
+            if not con.execute(sql.query("session_exists"), {"id": row[0]}).fetchone()[0]:
+                return None
+    return end_session(store)
+
+
 # -- check-ins -------------------------------------------------------------------
 
 

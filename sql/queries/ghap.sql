@@ -90,3 +90,16 @@ INSERT INTO ghap_active BY NAME
 SELECT id, session_id, created_at, updated_at, revised_at, domain, strategy, goal, hypothesis, action, prediction,
        history, iteration_count, notes
 FROM new_ghap_entries WHERE active;
+
+-- name: delete_session_if_empty
+-- A session in which nothing happened (`claude mcp list` and `claude doctor` start and end one): no tool call
+-- counted, no GHAP entry, no observation. Read with session_exists afterwards: a lake has no RETURNING.
+DELETE FROM sessions
+WHERE id = $id AND tool_count = 0
+  AND NOT EXISTS (SELECT 1 FROM ghap_entries WHERE session_id = $id)
+  AND NOT EXISTS (SELECT 1 FROM ghap_active WHERE session_id = $id)
+  AND NOT EXISTS (SELECT 1 FROM ghap_resolved WHERE session_id = $id)
+  AND NOT EXISTS (SELECT 1 FROM ghap_observations WHERE session_id = $id);
+
+-- name: session_exists
+SELECT count(*) > 0 FROM sessions WHERE id = $id;

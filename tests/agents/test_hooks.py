@@ -583,6 +583,21 @@ def test_session_end_ends_the_session_and_its_entry(project):
     assert hooks.pending_tool_calls(paths) == 0
 
 
+def test_a_session_in_which_nothing_happened_is_not_kept(project):
+    # `claude mcp list` and `claude doctor` fire SessionStart and SessionEnd with nothing between.
+    assert silent(project.hook("session-start", source="startup"))
+    assert silent(project.hook("session-end", reason="other"))
+    assert project.rows("SELECT count(*) FROM sessions") == [(0,)]
+    # A SessionEnd with no session started none to end.
+    assert silent(project.hook("session-end", reason="other"))
+    assert project.rows("SELECT count(*) FROM sessions") == [(0,)]
+    # One tool call, even one still pending in the counter, keeps the session.
+    assert silent(project.hook("session-start", source="startup"))
+    assert silent(project.hook("pre-tool-use", **tool_call()))
+    assert silent(project.hook("session-end", reason="other"))
+    assert project.rows("SELECT count(*), count(ended_at) FROM sessions") == [(1, 1)]
+
+
 # -- PostToolUse: test and build runs ----------------------------------------------------------------------
 
 
