@@ -20,9 +20,25 @@ $(VENV)/.ready: pyproject.toml Makefile
 	$(BIN)/python -c "from learnmem.embedding.embed import load_embedder; load_embedder()"
 	touch $@
 
-# What the tests and benchmarks add: their Python packages, and PostgreSQL's server for the lake tests
-# (installed with apt-get where that works: Debian or Ubuntu as root; otherwise named, and make stops).
-setup-test: $(VENV)/.ready-test
+# What the tests and benchmarks add: their Python packages, PostgreSQL's server for the lake tests and the
+# real MCP clients (Claude Code, opencode, the MCP Inspector; npm, pinned in tests/clients/), installed with
+# apt-get where that works (Debian or Ubuntu as root); otherwise named, and make stops.
+CLIENTS := tests/clients
+
+setup-test: $(VENV)/.ready-test $(CLIENTS)/node_modules/.ready
+
+$(CLIENTS)/node_modules/.ready: $(CLIENTS)/package.json $(CLIENTS)/package-lock.json
+	@command -v npm >/dev/null || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "installing Node.js and npm (the tests drive Claude Code, opencode and the MCP Inspector)"; \
+			apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm >/dev/null; \
+		else \
+			echo "The client tests need Node.js 18+ and npm, and npm is not installed. Install it:"; \
+			echo "  Debian/Ubuntu: sudo apt-get install nodejs npm    macOS: brew install node"; \
+			echo "then run make test again."; exit 1; \
+		fi; }
+	npm install --prefix $(CLIENTS) --no-save --no-audit --no-fund --loglevel=error
+	touch $@
 
 $(VENV)/.ready-test: $(VENV)/.ready
 	$(BIN)/python -m pip install -q -e '.[dev,bench,lake]'
