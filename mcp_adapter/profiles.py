@@ -72,6 +72,9 @@ ROUTERS: dict[str, tuple[str, dict[str, str]]] = {
                      "members": "get_cluster_members", "validate": "validate_value", "store_value": "store_value",
                      "values": "list_values", "search_values": "search_values"}),
 }
+# An action's argument under a clearer name than its full tool's: {(full tool, name in args): the tool's name}.
+# export_ghap's `path_or_stream` is the library's (a Python caller may pass a stream); over MCP it is a path.
+ARG_NAMES = {("export_ghap", "path"): "path_or_stream"}
 ROUTED = {full: (router, action) for router, (_, actions) in ROUTERS.items() for action, full in actions.items()}
 
 
@@ -108,7 +111,8 @@ def router_description(description: str, actions: dict[str, str], schemas: dict[
     for action, full in actions.items():
         schema = schemas[full]
         required = set(schema.get("required", []))
-        params = [name if name in required else f"{name}?" for name in schema.get("properties", {})]
+        shown = {tool_name: arg for (tool, arg), tool_name in ARG_NAMES.items() if tool == full}
+        params = [shown.get(name, name) + ("" if name in required else "?") for name in schema.get("properties", {})]
         listed.append(f"{action}({', '.join(params)})")
     return f"{description} Actions, with their args: {'; '.join(listed)}."
 
@@ -126,5 +130,10 @@ def router_annotations(annotations: list[dict[str, Any]]) -> dict[str, Any]:
             "openWorldHint": False}
 
 
-__all__ = ["DIRECT", "GROUPS", "PROFILES", "ROUTED", "ROUTERS", "compact_schema", "parse", "router_annotations",
+def action_arguments(full: str, args: dict[str, Any]) -> dict[str, Any]:
+    """An action's args under its full tool's parameter names (ARG_NAMES)."""
+    return {ARG_NAMES.get((full, name), name): value for name, value in args.items()}
+
+
+__all__ = ["ARG_NAMES", "DIRECT", "action_arguments", "GROUPS", "PROFILES", "ROUTED", "ROUTERS", "compact_schema", "parse", "router_annotations",
            "router_description", "router_schema"]

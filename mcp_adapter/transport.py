@@ -158,7 +158,8 @@ class Server(MCPServer):
             args = {}
         if not isinstance(args, dict):
             return error_result("validation_error", f"args {args!r}: an object of {action}'s arguments")
-        return await self._call(actions[action], args, request_context, field_prefix="args.")
+        full = actions[action]
+        return await self._call(full, profiles.action_arguments(full, args), request_context, field_prefix="args.")
 
     async def _call(self, name: str, arguments: dict[str, Any], request_context: Any,
                     field_prefix: str = "") -> Any:

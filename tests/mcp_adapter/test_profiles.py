@@ -60,13 +60,16 @@ def test_a_broader_tool_lists_each_action_with_its_args_and_honest_hints() -> No
         assert tool.input_schema["properties"]["action"]["enum"] == list(actions)
         for action, target in actions.items():
             required = full[target].input_schema.get("required", [])
-            assert f"{action}(" in tool.description and all(param in tool.description for param in required)
+            shown = {own: arg for (tool_name, arg), own in profiles.ARG_NAMES.items() if tool_name == target}
+            assert f"{action}(" in tool.description
+            assert all(shown.get(param, param) in tool.description for param in required)
         hints = [full[target].annotations for target in actions.values()]
         assert tool.annotations.read_only_hint == all(hint.read_only_hint for hint in hints), name
         assert tool.annotations.destructive_hint == any(hint.destructive_hint for hint in hints), name
     assert lean["memories"].annotations.read_only_hint is True
     assert lean["memory_lifecycle"].annotations.destructive_hint is True  # it deletes
     assert lean["git"].annotations.read_only_hint is False  # it indexes
+    assert "export(path, include_active?)" in lean["ghap"].description  # a path over MCP, not a stream
 
 
 def test_groups_list_only_their_tools() -> None:
@@ -117,6 +120,8 @@ def test_the_default_server_serves_the_lean_list_and_routes_its_actions(tmp_path
                     stray["error"]["message"]
                 missing = await _call(session, "memories", {"action": "get", "args": {"id": "mem_nope"}})
                 assert missing["error"]["type"] == "not_found"
+                exported = await _call(session, "ghap", {"action": "export", "args": {"path": str(tmp_path / "g.jsonl")}})
+                assert exported == {"exported": 0} and (tmp_path / "g.jsonl").exists()
                 # A full tool's name still answers, unlisted: clients written for it keep working.
                 assert (await _call(session, "get_memory", {"id": stored}))["id"] == stored
 
