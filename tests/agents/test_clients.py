@@ -32,11 +32,8 @@ if not (CLIENTS / "claude").exists():
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    folder = tmp_path / "project"
-    folder.mkdir()
-    subprocess.run(["git", "init", "-q", str(folder)], check=True)
-    return folder
+def project(git_project: Path) -> Path:
+    return git_project
 
 
 def _env(home: Path) -> dict[str, str]:

@@ -36,11 +36,8 @@ def _doctor(project: Path, home: Path) -> tuple[int, dict[str, dict[str, str]]]:
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    folder = tmp_path / "project"
-    folder.mkdir()
-    subprocess.run(["git", "init", "-q", str(folder)], check=True)
-    return folder
+def project(git_project: Path) -> Path:
+    return git_project
 
 
 @pytest.fixture
