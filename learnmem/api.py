@@ -273,10 +273,8 @@ class Learnmem:
         progress: bool | ProgressCallback = True,
     ) -> IndexResult:
         """Index (incrementally) the source files under `directory`: units, embeddings, imports, call graph.
-
-        Files are written in batches as they go: an interrupted run keeps what it wrote, and the next run goes on
-        from there (unchanged files are skipped). `progress`: a bar on a terminal, False, or a callback
-        `report(files done, files to index, units embedded)` (learnmem.progress)."""
+        Written in batches: an interrupted run keeps them and the next goes on. `progress`: a bar, False, or a
+        callback `report(files done, files to index, units embedded)` (learnmem.progress)."""
         return indexer.index_codebase(self.store, self.embedder, directory, project, recursive, progress)
 
     def search_code(
@@ -315,9 +313,8 @@ class Learnmem:
         all_branches: bool = False, embed: bool = True, progress: bool | ProgressCallback = True,
     ) -> CommitIndexResult:
         """Index (incrementally) the commits reachable from HEAD (every branch if `all_branches`): messages
-        embedded, files changed with line counts and renames. `since` skips older commits (commit time).
-        Commits are written in batches: an interrupted run keeps them, and the next goes on from there.
-        `progress`: a bar on a terminal, False, or a callback `report(commits done, new commits, embedded)`."""
+        embedded, files changed with line counts and renames. `since` skips older commits (commit time). Written
+        in batches, as index_codebase; `progress`: a bar, False, or `report(commits done, new commits, embedded)`."""
         from learnmem.git import history  # dulwich costs ~90 ms to import: only for git work
 
         return history.index_commits(self.store, self.embedder if embed else None, repo_path, since, project,
