@@ -21,7 +21,6 @@ from learnmem.agents.capture import queue as capture_queue
 from learnmem.code import bookkeeping, graph, indexer, search as code_search
 from learnmem.code.bookkeeping import IndexStats, RemoveFileResult
 from learnmem.code.graph import CallEdge
-from learnmem.code.indexer import IndexResult
 from learnmem.code.search import CodeHit
 from learnmem.context import assembly as context
 from learnmem.context.records import Context, Premortem
@@ -31,13 +30,11 @@ from learnmem.exchange import ghap_io, notes, portable
 from learnmem.exchange.ghap_io import ImportResult
 from learnmem.exchange.portable import DataImportResult, ExportResult
 from learnmem.git import commit_search, reports, repository
-from learnmem.git.records import (
-    BlameEntry, CodeAuthor, CommitHit, CommitIndexResult, FileHistoryEntry, Hotspot, UnitChange,
-)
+from learnmem.git.records import (BlameEntry, CodeAuthor, CommitHit, CommitIndexResult, FileHistoryEntry, Hotspot,
+                                  UnitChange)
 from learnmem.learning import clusters, experiences, ghap, terms, values
-from learnmem.learning.ghap_records import (
-    ActiveGhap, Experience, GhapSummary, ResolveResult, SessionEnd, StartResult, UpdateResult,
-)
+from learnmem.learning.ghap_records import (ActiveGhap, Experience, GhapSummary, ResolveResult, SessionEnd,
+                                            StartResult, UpdateResult)
 from learnmem.learning.records import ClusterRun, Value, ValueCheck
 from learnmem.memory import compaction, files as memory_files, memories, usage as memory_usage
 from learnmem.memory.index import MemoryIndex
@@ -271,10 +268,9 @@ class Learnmem:
     def index_codebase(
         self, directory: str | os.PathLike = ".", project: str | None = None, recursive: bool = True,
         progress: bool | ProgressCallback = True,
-    ) -> IndexResult:
-        """Index (incrementally) the source files under `directory`: units, embeddings, imports, call graph.
-        Written in batches: an interrupted run keeps them and the next goes on. `progress`: a bar, False, or a
-        callback `report(files done, files to index, units embedded)` (learnmem.progress)."""
+    ) -> indexer.IndexResult:
+        """Index (incrementally) the source files under `directory`: units, embeddings, imports, call graph; in
+        batches, so an interrupted run keeps its work. `progress`: a bar, False or a callback (learnmem.progress)."""
         return indexer.index_codebase(self.store, self.embedder, directory, project, recursive, progress)
 
     def search_code(
@@ -312,9 +308,8 @@ class Learnmem:
         self, repo_path: str | os.PathLike = ".", since: str | datetime | None = None, project: str | None = None,
         all_branches: bool = False, embed: bool = True, progress: bool | ProgressCallback = True,
     ) -> CommitIndexResult:
-        """Index (incrementally) the commits reachable from HEAD (every branch if `all_branches`): messages
-        embedded, files changed with line counts and renames. `since` skips older commits (commit time). Written
-        in batches, as index_codebase; `progress`: a bar, False, or `report(commits done, new commits, embedded)`."""
+        """Index (incrementally) the commits reachable from HEAD (every branch if `all_branches`), in batches: messages
+        embedded, files changed with line counts and renames. `since` skips older commits (commit time)."""
         from learnmem.git import history  # dulwich costs ~90 ms to import: only for git work
 
         return history.index_commits(self.store, self.embedder if embed else None, repo_path, since, project,
