@@ -121,12 +121,11 @@ class Server(MCPServer):
     in the same error object as the library's, instead of the SDK's plain text, and which lists the tools of
     its profile (`mcp_adapter.profiles`): every registered tool stays callable by its name."""
 
-    profile: tuple[str, ...] = ("all",)
-    group_of: dict[str, str] = {}
-    _lean: list[Tool] | None = None
-
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.profile: tuple[str, ...] = ("all",)  # what list_tools lists (set by server.build_server)
+        self.group_of: dict[str, str] = {}  # each registered tool's group (profiles.GROUPS)
+        self._lean: list[Tool] | None = None  # the lean list, built once
         self.jobs = jobs.Jobs()  # the long calls this server runs (mcp_adapter.jobs)
 
     async def list_tools(self) -> list[Tool]:

@@ -80,13 +80,7 @@ def end_session(store: Store) -> SessionEnd:
     with store.write() as con:
         now = utc_now()
         session_id, _ = _current_session(con, now)
-        active = _active_row(con)
-        abandoned = None
-        if active is not None:
-            _resolve(con, active["id"], now, "abandoned", "session ended")
-            abandoned = active["id"]
-        con.execute(sql.query("end_session"), {"id": session_id, "now": now})
-    return SessionEnd(session_id=session_id, abandoned_ghap_id=abandoned)
+        return _end_session(con, session_id, now)
 
 
 def close_session(store: Store, pending_tool_calls: int = 0) -> SessionEnd | None:
@@ -101,7 +95,18 @@ def close_session(store: Store, pending_tool_calls: int = 0) -> SessionEnd | Non
             con.execute(sql.query("delete_session_if_empty"), {"id": row[0]})
             if not con.execute(sql.query("session_exists"), {"id": row[0]}).fetchone()[0]:
                 return None
-    return end_session(store)
+        return _end_session(con, row[0], utc_now())
+
+
+def _end_session(con, session_id: str, now: datetime) -> SessionEnd:
+    """End `session_id` on a write connection, abandoning the active entry as `session ended`."""
+    active = _active_row(con)
+    abandoned = None
+    if active is not None:
+        _resolve(con, active["id"], now, "abandoned", "session ended")
+        abandoned = active["id"]
+    con.execute(sql.query("end_session"), {"id": session_id, "now": now})
+    return SessionEnd(session_id=session_id, abandoned_ghap_id=abandoned)
 
 
 # -- check-ins -------------------------------------------------------------------
