@@ -81,6 +81,7 @@ class Boot(threading.Thread):
         self.db, self.allow_sql, self.tools = db, allow_sql, tools
         self.done = threading.Event()
         self.lm: Any = None
+        self.hooks: Any = None  # learnmem.agents.hook_socket.HookServer, while it serves the hooks
         self.server: Any = None
         self.error: BaseException | None = None
 
@@ -92,11 +93,24 @@ class Boot(threading.Thread):
             self.lm = learnmem.open(self.db)
             # The model loads while the client lists the tools: the first call then answers at full speed.
             threading.Thread(target=_warm_up, args=(self.lm,), name="learnmem-warm-up", daemon=True).start()
+            self.hooks = _serve_hooks(self.lm, self.db)
             self.server = build_server(self.lm, allow_sql=self.allow_sql, tools=self.tools)
         except BaseException as exc:  # noqa: BLE001 - reported by the main thread, which exits with it
             self.error = exc
         finally:
             self.done.set()
+
+
+def _serve_hooks(lm: Any, db: str | None) -> Any:
+    """Answer the project's hooks warm (learnmem.agents.hook_server). Best effort: without it the hooks answer
+    themselves, as before."""
+    from learnmem.agents.hook_server import serve_hooks
+
+    try:
+        return serve_hooks(lm, db)
+    except OSError as exc:
+        print(f"learnmem-mcp: the hooks will answer themselves (no socket for them: {exc})", file=sys.stderr)
+        return None
 
 
 def _warm_up(lm: Any) -> None:
@@ -109,6 +123,8 @@ def _warm_up(lm: Any) -> None:
 
 def leave(boot: Boot, code: int) -> None:
     """End the process now: write the counted memory use (at most FLUSH_SECONDS), then exit with `code`."""
+    if boot.hooks is not None:
+        boot.hooks.close()
     lm = boot.lm
     if lm is not None:
         closing = threading.Thread(target=_close_quietly, args=(lm,), name="learnmem-close", daemon=True)

@@ -270,6 +270,10 @@ READS: dict[tuple[str, str], str] = {
         "(context the view cannot give) and to flush the capture queue at Stop",
     ("learnmem.cli.hooks", "learnmem.agents.hooks"):
         "`learnmem hook <event>` is how Claude Code reaches the hooks' door",
+    ("learnmem.cli.hooks", "learnmem.agents.hook_socket"):
+        "`learnmem hook <event>` asks the MCP server first, importing only the standard library",
+    ("mcp_adapter.process", "learnmem.agents.hook_server"):
+        "the MCP server answers the hooks of its project warm, with its open facade, over a socket",
     ("learnmem.cli.app", "learnmem.agents.setup"):
         "`learnmem init --claude/--opencode` writes the agent's project files, which need no learnmem file",
     ("learnmem.cli.app", "learnmem.agents.doctor"):

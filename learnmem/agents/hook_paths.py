@@ -8,20 +8,37 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from learnmem.storage.paths import names_lake, project_root
 
+TYPE_CHECKING = False  # typing itself costs a hook ~8 ms
+if TYPE_CHECKING:
+    from typing import Any
 
-@dataclass(frozen=True)
+
 class HookPaths:
     """The learnmem file a hook works on, and the files the hooks keep beside it. On a lake (`lake`: its name),
-    `db` is `<project root>/.learnmem/lake`, a file that does not exist, beside which the small files are kept."""
+    `db` is `<project root>/.learnmem/lake`, a file that does not exist, beside which the small files are kept.
+    (A plain class, not a dataclass: `dataclasses` costs a hook process ~10 ms to import.)"""
 
-    db: Path
-    lake: str | None = None
+    __slots__ = ("db", "lake")
+
+    def __init__(self, db: Path, lake: str | None = None):
+        object.__setattr__(self, "db", db)
+        object.__setattr__(self, "lake", lake)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"HookPaths is immutable: cannot set {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HookPaths) and (self.db, self.lake) == (other.db, other.lake)
+
+    def __hash__(self) -> int:
+        return hash((self.db, self.lake))
+
+    def __repr__(self) -> str:
+        return f"HookPaths(db={self.db!r}, lake={self.lake!r})"
 
     @property
     def target(self) -> str:
@@ -66,21 +83,23 @@ class HookPaths:
         return Path(f"{self.db}.captured")
 
 
-def locate(db: str | None, payload: Mapping[str, Any], environ: Mapping[str, str]) -> HookPaths:
-    """`db`, else $LEARNMEM_DB, else the first of the payload's cwd, $CLAUDE_PROJECT_DIR and this process's
-    directory whose project root holds `.learnmem/learnmem.duckdb` (the first candidate when none does). A lake
-    (`db` or $LEARNMEM_DB) keeps the hooks' small files in the project's `.learnmem/`."""
+def locate(db: str | None, payload: Mapping[str, Any], environ: Mapping[str, str], cwd: str | None = None) -> HookPaths:
+    """`db`, else $LEARNMEM_DB, else the first of the payload's cwd, $CLAUDE_PROJECT_DIR and the hook process's
+    directory (`cwd`, default this process's) whose project root holds `.learnmem/learnmem.duckdb` (the first
+    candidate when none does). A lake (`db` or $LEARNMEM_DB) keeps the hooks' small files in the project's
+    `.learnmem/`."""
+    cwd = cwd or os.getcwd()
     named = db or environ.get("LEARNMEM_DB")
     if names_lake(named):
         folder = next((f for f in (payload.get("cwd"), environ.get("CLAUDE_PROJECT_DIR"))
-                       if isinstance(f, str) and f and Path(f).is_dir()), os.getcwd())
+                       if isinstance(f, str) and f and Path(f).is_dir()), cwd)
         return HookPaths(project_root(Path(folder)) / ".learnmem" / "lake", lake=named)
     if db:
         return HookPaths(Path(db).expanduser().absolute())
     if environ.get("LEARNMEM_DB"):
         return HookPaths(Path(environ["LEARNMEM_DB"]).expanduser().absolute())
     first = None
-    for folder in (payload.get("cwd"), environ.get("CLAUDE_PROJECT_DIR"), os.getcwd()):
+    for folder in (payload.get("cwd"), environ.get("CLAUDE_PROJECT_DIR"), cwd):
         if not isinstance(folder, str) or not folder or not Path(folder).is_dir():
             continue
         candidate = project_root(Path(folder)) / ".learnmem" / "learnmem.duckdb"

@@ -65,6 +65,7 @@ from pathlib import Path
 from typing import Any
 
 from learnmem.agents.hook_paths import HookPaths, locate
+from learnmem.agents.hook_socket import MAX_STDIN_BYTES  # noqa: F401 - re-exported: the hook's input limit
 from learnmem.context.oneshot import EMBEDDING_DIM, OneShotView
 from learnmem.storage.paths import project_root
 from learnmem.agents.prompt_refs import (
@@ -105,11 +106,13 @@ MIN_TOKENS, MAX_TOKENS = 100, 32_000  # context.get_context's range
 MAX_CONTEXT_CHARS = 9_500  # Claude Code caps a hook's additionalContext at 10,000 characters
 MAX_SITUATION_CHARS = 2_000  # context.get_context's limit on `situation`
 LOG_MAX_BYTES = 256 * 1024
-MAX_STDIN_BYTES = 8 * 1024 * 1024  # a tool response can be large; beyond this the hook reads no further
 # How long a `learnmem hook` process waits for a file another process holds (a notebook, a long write),
 # instead of the library's 10 s: the agent is waiting. Past it the hook logs StoreBusyError and says nothing.
 LOCK_DEADLINE_S = 2.0
 _wait_s: float | None = None  # handle's wait_s, applied when the store is first imported (_store)
+# The MCP server's open facade while it answers an event (serve): the hooks then use its store, its warm
+# model and indexes instead of opening the file. Events are answered one at a time (HookServer).
+_served: Any = None
 
 
 # -- events and paths ----------------------------------------------------------------------------------
@@ -127,10 +130,12 @@ def canonical_event(name: Any) -> str | None:
 
 
 def handle(event: str | None, raw: bytes | str, db: str | None = None,
-           environ: Mapping[str, str] | None = None, wait_s: float | None = None) -> str:
+           environ: Mapping[str, str] | None = None, wait_s: float | None = None,
+           paths: HookPaths | None = None) -> str:
     """Answer one hook event: the text to print (Claude Code's hook JSON), or "" for nothing. Never raises:
     every failure is logged (see the module docstring). `wait_s`: how long this process may wait for a file
-    another process holds (the `learnmem hook` process passes LOCK_DEADLINE_S; None keeps the library's)."""
+    another process holds (the `learnmem hook` process passes LOCK_DEADLINE_S; None keeps the library's).
+    `paths`: where the hook works, when the caller has located it already (else from `db` and the payload)."""
     global _wait_s
     environ = os.environ if environ is None else environ
     _wait_s = wait_s
@@ -147,9 +152,8 @@ def handle(event: str | None, raw: bytes | str, db: str | None = None,
     except ValueError as error:
         problem = f"stdin: not JSON ({error}); got {_preview(raw)}"
     name = canonical_event(event if event else payload.get("hook_event_name"))
-    paths = None
     try:
-        paths = locate(db, payload, environ)
+        paths = paths or locate(db, payload, environ)
         if name is None:
             allowed = ", ".join(EVENTS)
             _log(paths, "hook", f"event: {event or payload.get('hook_event_name')!r} is not one of: {allowed} "
@@ -169,6 +173,18 @@ def handle(event: str | None, raw: bytes | str, db: str | None = None,
     except Exception as error:  # noqa: BLE001 - a hook must never fail the agent's action
         _log(paths, name or "hook", f"{type(error).__name__}: {error}", _traceback())
         return ""
+
+
+def serve(facade: Any, paths: HookPaths, event: str | None, raw: bytes, environ: Mapping[str, str]) -> str:
+    """Answer one hook event in a long-lived process that holds `facade`, open on the file of `paths` (the
+    MCP server, through learnmem.agents.hook_socket): as handle, with the facade's store, warm model and
+    indexes. Not reentrant: the caller answers one event at a time."""
+    global _served
+    _served = facade
+    try:
+        return handle(event, raw, environ=environ, paths=paths)
+    finally:
+        _served = None
 
 
 def render(event: str, context: str | None) -> str:
@@ -232,7 +248,10 @@ def _int_setting(environ: Mapping[str, str], name: str, default: int, low: int, 
 
 
 def _store(paths: HookPaths, read_only: bool = False):
-    """The file (or lake) without the facade: DuckDB only, no numpy, pyarrow or model (as `learnmem ghap status`)."""
+    """The file (or lake) without the facade: DuckDB only, no numpy, pyarrow or model (as `learnmem ghap status`).
+    Served (see serve): the server's own store."""
+    if _served is not None:
+        return _served.store
     from learnmem.storage import store
     from learnmem.embedding.embed import DEFAULT_MODEL
 
@@ -279,7 +298,7 @@ def session_start(payload: Mapping[str, Any], paths: HookPaths, environ: Mapping
         ghap.start_session(store)
         reset_counter(paths)
     parts = [line for line in (take_flushed(paths),) if line]
-    view = OneShotView(store)  # from here on the hook only reads: one connection
+    view = _view(store)  # from here on the hook only reads: one connection
     try:
         orphan = ghap.get_orphaned_entry(view.store)
         if orphan.has_active:
@@ -329,7 +348,7 @@ def _prompt_context(payload: Mapping[str, Any], paths: HookPaths, environ: Mappi
     names = code_name_candidates(prompt)
     if not earlier and not names:
         return None  # the fast path: no database, no model
-    view = OneShotView(_store(paths, read_only=True))
+    view = _view(_store(paths, read_only=True))
     try:
         known = known_code_names(view.store, names) if names else []
         if not earlier and not known:
@@ -351,11 +370,38 @@ def _prompt_context(payload: Mapping[str, Any], paths: HookPaths, environ: Mappi
 # -- context for one-shot processes ------------------------------------------------------------------------
 
 
-def get_context(paths: HookPaths, view: OneShotView, event: str, **arguments: Any):
+class _ServedView:
+    """What a hook reads through when served: the server's facade itself (warm model and indexes)."""
+
+    def __init__(self, facade: Any):
+        self.facade, self.store = facade, facade.store
+
+    def close(self) -> None:
+        pass  # the server's store: it stays open
+
+
+def _view(store: Any) -> OneShotView | _ServedView:
+    """What get_context and the lookups read through: the served facade, else a one-shot view of `store`."""
+    return _ServedView(_served) if _served is not None else OneShotView(store)
+
+
+def _facade(paths: HookPaths) -> Any:
+    """The library's facade on the hook's file: the server's when served, else opened here (slow: numpy,
+    pyarrow, the model)."""
+    if _served is not None:
+        return _served
+    import learnmem
+
+    return learnmem.open(paths.target)
+
+
+def get_context(paths: HookPaths, view: OneShotView | _ServedView, event: str, **arguments: Any):
     """context.get_context over `view`; over the facade (slower, same answer in kind) when context.py asks
     for something the view does not offer. The caller closes the view."""
     from learnmem.context import assembly as context
 
+    if isinstance(view, _ServedView):
+        return context.get_context(view.facade, **arguments)
     try:
         return context.get_context(view, **arguments)
     except (AttributeError, NotImplementedError) as error:
@@ -539,9 +585,7 @@ def _flush(paths: HookPaths) -> str | None:
     try:
         if capture_queue.count(_store(paths)) == 0:
             return None
-        import learnmem
-
-        result = learnmem.open(paths.target).flush_queued_memories()
+        result = _facade(paths).flush_queued_memories()
     except Exception:
         paths.queued.touch()  # not flushed: the next Stop tries again
         raise

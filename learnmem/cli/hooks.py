@@ -13,9 +13,12 @@ misconfigured hook (`learnmem hook` alone) exits 0; it then comes from the paylo
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
+
+TYPE_CHECKING = False  # argparse and typing cost a hook process ~10 ms: learnmem.cli.main skips both
+if TYPE_CHECKING:
+    import argparse
 
 EVENTS_HELP = ("session-start, user-prompt-submit, pre-tool-use, post-tool-use, post-tool-use-failure, stop or "
                "session-end (Claude Code's names, e.g. SessionStart, work too; default: the payload's "
@@ -31,7 +34,7 @@ def _stdin() -> bytes:
     stream = sys.stdin
     if stream is None or stream.isatty():  # run by hand with nothing piped in: do not wait for a terminal
         return b""
-    from learnmem.agents.hooks import MAX_STDIN_BYTES
+    from learnmem.agents.hook_socket import MAX_STDIN_BYTES
 
     return stream.buffer.read(MAX_STDIN_BYTES)
 
@@ -45,16 +48,31 @@ def _started_as_a_hook() -> bool:
     return (name in ("learnmem", "learnmem.exe") or from_the_package) and "hook" in sys.argv[1:]
 
 
+def _served(event: str | None, raw: bytes, db: str | None) -> str | None:
+    """The answer of the agent's MCP server, which holds the file warm (learnmem.agents.hook_socket), or None
+    when none answers (or $LEARNMEM_HOOK_SERVER is off): this process answers itself then."""
+    from learnmem.agents import hook_socket
+
+    if not hook_socket.enabled(os.environ):
+        return None
+    return hook_socket.ask(db, event, raw, os.environ)
+
+
 def run(args: argparse.Namespace) -> None:
     """Answer one hook event: print Claude Code's hook JSON (or nothing) and exit 0, whatever happens.
 
-    A process started as the hook ends with os._exit(0) once its answer is flushed: everything it wrote is
-    committed by then, and the interpreter's teardown (ONNX Runtime, numpy, DuckDB) costs 50-100 ms the agent
-    would wait for."""
+    The agent's MCP server answers when it runs (warm: no DuckDB or model in this process); otherwise this
+    process does. A process started as the hook ends with os._exit(0) once its answer is flushed: everything
+    it wrote is committed by then, and the interpreter's teardown (ONNX Runtime, numpy, DuckDB) costs
+    50-100 ms the agent would wait for."""
     try:
-        from learnmem.agents import hooks
+        raw = _stdin()
+        db = getattr(args, "db", None)
+        answer = _served(args.event, raw, db)
+        if answer is None:
+            from learnmem.agents import hooks
 
-        answer = hooks.handle(args.event, _stdin(), db=getattr(args, "db", None), wait_s=hooks.LOCK_DEADLINE_S)
+            answer = hooks.handle(args.event, raw, db=db, wait_s=hooks.LOCK_DEADLINE_S)
         if answer:
             sys.stdout.write(answer + "\n")
             sys.stdout.flush()

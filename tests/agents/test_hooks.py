@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import pytest
 
 import learnmem
 from learnmem.learning import ghap
-from learnmem.agents import hooks, prompt_refs, test_runs
+from learnmem.agents import hook_server, hook_socket, hooks, prompt_refs, test_runs
 from learnmem.context import oneshot
 from learnmem.storage import store
 from learnmem.embedding.embed import HashingEmbedder
@@ -33,6 +34,8 @@ GHAP = {"domain": "debugging", "strategy": "systematic-elimination", "goal": "Fi
 
 # -- helpers ---------------------------------------------------------------------------------------------
 
+ASKED: list = []  # run_hook's events that a server for the project's file would answer
+
 
 def run_hook(event: str | None, payload=None, *, cwd: Path, env: dict | None = None, raw: str | None = None,
              args: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
@@ -40,6 +43,8 @@ def run_hook(event: str | None, payload=None, *, cwd: Path, env: dict | None = N
     environment = {key: value for key, value in os.environ.items() if key not in HOOK_ENV}
     environment.update(env or {})
     data = raw if raw is not None else json.dumps(payload if payload is not None else {})
+    if not args and "LEARNMEM_DB" not in environment and (cwd / ".learnmem" / "learnmem.duckdb").is_file():
+        ASKED.append(event)  # a hook the project's server, when one serves, must answer
     command = [sys.executable, "-m", "learnmem.cli", "hook", *args, *([event] if event else [])]
     return subprocess.run(command, input=data, capture_output=True, text=True, cwd=cwd, env=environment,
                           timeout=120, check=False)
@@ -64,6 +69,7 @@ class Project:
     root: Path
     db: Path
     lm: learnmem.Learnmem
+    mode: str = "one-shot"  # or "served": this process answers the hooks (see the fixture)
 
     def payload(self, **fields) -> dict:
         return {"session_id": "claude-session-1", "cwd": str(self.root), **fields}
@@ -79,13 +85,37 @@ class Project:
         return self.lm.sql(query).fetchall()
 
 
-@pytest.fixture
-def project(tmp_path: Path, embedder) -> Project:
-    """A git project (a `.git` folder marks its root) with `.learnmem/learnmem.duckdb`, the real model's."""
+@pytest.fixture(params=["one-shot", "served"])
+def project(request, tmp_path: Path, embedder) -> Project:
+    """A git project (a `.git` folder marks its root) with `.learnmem/learnmem.duckdb`, the real model's.
+
+    Each test runs twice: with the hook processes answering themselves, and with this process serving them
+    warm over the socket, as the MCP server does (learnmem.agents.hook_socket); the answers must not differ.
+    Served, every hook that reached the file must have been answered by the server."""
     root = tmp_path / "project"
     (root / ".git").mkdir(parents=True)
     db = root / ".learnmem" / "learnmem.duckdb"
-    return Project(root, db, learnmem.open(db, embedder=embedder))
+    project = Project(root, db, learnmem.open(db, embedder=embedder))
+    if request.param == "one-shot":
+        yield project
+        return
+    project.mode = "served"
+    paths = hooks.HookPaths(db)
+    served: list[str | None] = []
+
+    def answer(event, raw, environ):
+        served.append(event)
+        return hooks.serve(project.lm, paths, event, raw, environ)
+
+    server = hook_server.HookServer(paths, answer).start()
+    ASKED.clear()
+    try:
+        yield project
+    finally:
+        server.close()
+    assert not os.path.exists(hook_socket.socket_path(db))
+    unserved = Counter(ASKED) - Counter(served)  # tests that spawn hooks themselves add to `served` only
+    assert not unserved, f"hooks answered themselves while the server ran: {dict(unserved)}"
 
 
 def tool_call(tool: str = "Read", **tool_input) -> dict:
@@ -495,6 +525,7 @@ def test_the_post_tool_use_before_a_due_call_prepares_its_check_in(project):
     assert not paths.prepared.exists() and hooks.pending_tool_calls(paths) == 0
 
 
+@pytest.mark.parametrize("project", ["one-shot"], indirect=True)  # the holder is this process: the server's
 def test_a_file_held_by_another_process_costs_a_check_in_not_the_counts(project):
     import duckdb
 
@@ -757,7 +788,10 @@ def test_a_prompt_hook_never_imports_the_facade(project):
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=project.root,
                           env=environment, timeout=120, check=False)
     assert "SQLite" in done.stdout
-    assert "learnmem.api" not in json.loads(done.stderr.strip().splitlines()[-1])
+    heavy = json.loads(done.stderr.strip().splitlines()[-1])
+    assert "learnmem.api" not in heavy
+    if project.mode == "served":  # the server holds the file, the model and the indexes: the hook nothing
+        assert heavy == []
 
 
 def test_the_hashing_embedder_file_is_refused_by_the_prompt_hook_without_failing(tmp_path):

@@ -15,10 +15,12 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from learnmem.agents import hook_socket
 from learnmem.embedding.embed import models_cache_dir
 
 VENV_BIN = Path(sys.executable).parent
@@ -160,3 +162,37 @@ def test_the_launcher_finds_learnmem_where_users_install_it(tmp_path: Path, wher
     assert started.returncode == 0 and "not installed" not in started.stdout, started.stderr
     served = _serve(project, _claude_server_argv(project, env), env)
     assert served.returncode == 0 and 2 in _answers(served), served.stderr
+
+
+def test_hooks_run_by_the_launcher_are_served_by_the_server_it_starts(tmp_path: Path) -> None:
+    """The launcher runs a hook with the script's Python and nothing of the project on sys.path (`-P`): a
+    project's own `socket.py` or `learnmem/` cannot stand in for the real ones. With the MCP server the
+    launcher started running, the hook is answered by it."""
+    project = _project(tmp_path)
+    _init(project, "--claude")
+    _learnmem(project, "remember", "The deploy script lives in tools/deploy.sh", "--category", "fact")
+    for shadow in ("socket.py", "json.py", "learnmem/__init__.py"):
+        (project / shadow).parent.mkdir(exist_ok=True)
+        (project / shadow).write_text("raise SystemExit('the project shadowed a module')\n")
+    env = _bare_env(tmp_path / "home", LEARNMEM_DEBUG="1")
+    server = subprocess.Popen(_claude_server_argv(project, env), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, cwd=project, env=env)
+    try:
+        server.stdin.write(json.dumps(INITIALIZE).encode() + b"\n")
+        server.stdin.flush()
+        assert json.loads(server.stdout.readline())["id"] == 1
+        socket_file = hook_socket.socket_path(project / ".learnmem" / "learnmem.duckdb")
+        deadline = time.monotonic() + TIMEOUT_S
+        while not os.path.exists(socket_file):
+            assert server.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        started = _run_hook(project, _hook_commands(project)["SessionStart"], EVENT, env)
+        assert started.returncode == 0 and started.stderr == "", started.stderr
+        assert "The deploy script lives in tools/deploy.sh" in started.stdout
+        log = (project / ".learnmem" / "hooks.log").read_text()
+        answered = [line for line in log.splitlines() if "SessionStart" in line and "answered in" in line]
+        assert answered and f"pid={server.pid}" in answered[-1]  # the launcher exec'd the server: one pid
+    finally:
+        server.stdin.close()
+        server.wait(timeout=TIMEOUT_S)
+

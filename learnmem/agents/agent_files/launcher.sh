@@ -4,7 +4,10 @@
 # MCP server); `sh <this file> where` prints the learnmem it would run (`learnmem doctor` asks). It finds this machine's learnmem, looking in order in: $LEARNMEM_BIN; the folder that
 # `learnmem init` recorded on this machine in .learnmem/scripts-path (not committed); PATH; ~/.local/bin
 # (where `pipx install` and `uv tool install` put it).
-root=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd) || exit 1
+# Builtins only where it can (no dirname, no cat): a hook runs this around every tool call.
+here=${0%/*}
+[ "$here" = "$0" ] && here=.
+root=$(CDPATH='' cd -- "$here/.." && pwd) || exit 1
 kind=${1:-}
 case $kind in
   hook|where) name=learnmem ;;
@@ -12,14 +15,25 @@ case $kind in
   *) echo "usage: sh $0 hook <event> | mcp [learnmem-mcp options] | where" >&2; exit 2 ;;
 esac
 
-found=
-for folder in "${LEARNMEM_BIN:-}" "$(cat "$root/.learnmem/scripts-path" 2>/dev/null)"; do
+found= recorded=
+[ -r "$root/.learnmem/scripts-path" ] && IFS= read -r recorded < "$root/.learnmem/scripts-path"
+for folder in "${LEARNMEM_BIN:-}" "$recorded"; do
   if [ -n "$folder" ] && [ -x "$folder/$name" ]; then found=$folder/$name; break; fi
 done
 [ -n "$found" ] || found=$(command -v "$name" 2>/dev/null) || found=
 [ -n "$found" ] || { [ -x "$HOME/.local/bin/$name" ] && found=$HOME/.local/bin/$name; }
 if [ -n "$found" ]; then
   [ "$kind" = where ] && { echo "$found"; exit 0; }
+  if [ "$kind" = hook ]; then
+    # A hook runs the script's own Python straight away: the script's wrapper imports `re` (~10 ms), and the
+    # hooks answer in tens of milliseconds when the MCP server serves them.
+    IFS= read -r shebang < "$found" || shebang=
+    python=${shebang#\#!}
+    case $python in
+      /*python*) [ "$python" = "${python% *}" ] && [ -x "$python" ] && exec "$python" -P -c \
+        'import sys; sys.argv[0] = "learnmem"; from learnmem.cli import main; main()' "$@" ;;
+    esac
+  fi
   exec "$found" "$@"
 fi
 
