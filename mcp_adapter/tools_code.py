@@ -27,7 +27,7 @@ def register(server: MCPServer, lm: Any) -> None:
     async def index_codebase(
         ctx: Context,
         directory: Annotated[str, Field(description="The folder to index.")] = ".",
-        project: Annotated[str | None, Field(description="Project name (default: the folder's name).")] = None,
+        project: Annotated[str | None, Field(description="Project name (default: as indexed before, else the folder's name).")] = None,
         recursive: Annotated[bool, Field(description="Descend into sub-folders.")] = True,
     ) -> CallToolResult:
         key = ("index_codebase", os.path.abspath(directory), project, recursive)

@@ -30,7 +30,7 @@ def register(server: MCPServer, lm: Any) -> None:
         ctx: Context,
         repo_path: Annotated[str, Field(description="A path inside the repository.")] = ".",
         since: Annotated[str | None, Field(description="Skip commits older than this ISO date.")] = None,
-        project: Annotated[str | None, Field(description="Project name (default: the repository folder's name).")] = None,
+        project: Annotated[str | None, Field(description="Project name (default: as indexed before, else the repository folder's name).")] = None,
         all_branches: Annotated[bool, Field(description="Every local branch, not only HEAD.")] = False,
         embed: Annotated[bool, Field(description="Embed the messages (false: faster, search_commits then matches "
                                                   "keywords only).")] = True,

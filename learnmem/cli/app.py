@@ -17,6 +17,7 @@ import argparse
 import dataclasses
 import os
 import sys
+from pathlib import Path
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
@@ -67,10 +68,18 @@ def cmd_init(args: argparse.Namespace) -> None:
         report = agent_setup.install(args.dir, targets, approve=args.approve) if targets else None
     actions = [ignore, *(report.actions if report else ())]
     changed = not existed or ignore.action != "unchanged" or bool(report and report.changed)
+    indexing = None
+    if targets and not args.dry_run and not args.no_index:
+        from learnmem.cli import background
+
+        indexing = background.start(agent_setup.project_root(Path(args.dir)), path)
     if args.json:
         extra = dataclasses.asdict(report) if report else {}
+        background_json = None if indexing is None else {
+            "pid": indexing[0], "log": str(indexing[1]), "already_running": indexing[2]}
         output.emit_json({"path": str(path), "database_existed": existed, "dry_run": args.dry_run, **extra,
-                          "changed": changed, "actions": [dataclasses.asdict(action) for action in actions]})
+                          "changed": changed, "actions": [dataclasses.asdict(action) for action in actions],
+                          "indexing": background_json})
         return
     if args.dry_run:
         print(f"{path} exists" if existed else f"would create {path}")
@@ -82,6 +91,18 @@ def cmd_init(args: argparse.Namespace) -> None:
     print(agent_setup.format_report(shown))
     if targets and changed and not args.dry_run:
         print("\n".join(agent_setup.closing_words(targets)))
+    if indexing is not None:
+        pid, log, already = indexing
+        print(f"Indexing the code and the git history in the background{' (already running)' if already else ''}: "
+              f"progress in {_shown(log, args.dir)}; `learnmem index-stats` shows what is in. (--no-index skips it.)")
+
+
+def _shown(path: Path, directory: str) -> str:
+    """`path` relative to the project directory when it is inside it."""
+    try:
+        return str(path.relative_to(Path(directory).resolve()))
+    except ValueError:
+        return str(path)
 
 
 def cmd_doctor(args: argparse.Namespace) -> None:
@@ -393,6 +414,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands["init"].add_argument("--approve", action="store_true",
                                   help="with --claude: also approve the project's MCP server for Claude Code, in "
                                        ".claude/settings.local.json (personal, git-ignored)")
+    commands["init"].add_argument("--no-index", action="store_true",
+                                  help="with --claude / --opencode: do not index the code and the git history in "
+                                       "the background (`learnmem index` and `learnmem git index` do it later)")
     commands["doctor"].add_argument("--dir", default=".", metavar="DIR", help="project directory (default: .)")
 
     remember = commands["remember"]

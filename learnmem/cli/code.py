@@ -113,7 +113,7 @@ def add_arguments(commands: dict[str, argparse.ArgumentParser]) -> None:
     """The arguments of the code commands (their parsers are made by app.build_parser)."""
     index = commands["index"]
     index.add_argument("path", nargs="?", default=".", metavar="PATH", help="folder to index (default: .)")
-    index.add_argument("--project", metavar="P", help="project name (default: the folder's name)")
+    index.add_argument("--project", metavar="P", help="project name (default: as the folder was indexed before, else its name)")
     index.add_argument("--quiet", "-q", action="store_true", help="no progress display")
     search = commands["search-code"]
     search.add_argument("query", metavar="QUERY", help="what the code does, or names in it")

@@ -93,7 +93,8 @@ def index_codebase(
     recursive: bool = True,
     progress: bool | ProgressCallback = True,
 ) -> IndexResult:
-    """Index (or re-index) the source files under `directory` as `project` (default: the folder's name).
+    """Index (or re-index) the source files under `directory` as `project` (default: the project the folder was
+    indexed as before, code or history, else its name).
 
     The folder (resolved) is recorded as the project's root: remove_file takes absolute paths inside it."""
     # tree-sitter and pathspec load only when code is indexed
@@ -101,7 +102,7 @@ def index_codebase(
 
     started = time.monotonic()
     root = _root(directory)
-    project = validate.text("project", project if project is not None else root.name, max_chars=200)
+    project = validate.text("project", project if project is not None else _project_at(store, root), max_chars=200)
     display = Progress(progress, "files", "units embedded")
     with store.read() as con:
         known = dict(con.execute(sql.query("code_file_hashes"), {"project": project}).fetchall())
@@ -188,6 +189,13 @@ def _parse(relative: str, data: bytes) -> ParsedFile:
         is_package = relative.endswith("__init__.py")
         parsed.calls, parsed.imports = python_calls_and_imports(tree.root_node, data, parsed.units, parsed.module, is_package)
     return parsed
+
+
+def _project_at(store: Store, root: Path) -> str:
+    """The project `root` was indexed as before (code or git history), else the folder's name."""
+    with store.read() as con:
+        known = con.execute(sql.query("project_at_root"), {"root": str(root)}).fetchone()
+    return known[0] if known else root.name
 
 
 def drop_files(con, project: str, paths: list[str]) -> None:

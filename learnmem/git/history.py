@@ -55,7 +55,11 @@ def index_commits(
     started = time.monotonic()
     repo = repository.open_repository(repo_path)
     root = repository.repository_root(repo)
-    project = validate.text("project", project if project is not None else root.name, max_chars=200)
+    if project is None:  # as the folder was indexed before (code or history), else its name: one folder, one project
+        with store.read() as con:
+            known = con.execute(sql.query("project_at_root"), {"root": str(root)}).fetchone()
+        project = known[0] if known else root.name
+    project = validate.text("project", project, max_chars=200)
     since_moment = validate.moment("since", since)
     if not isinstance(all_branches, bool):
         raise ValidationError(f"all_branches: expected true or false, got {all_branches!r}")

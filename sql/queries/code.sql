@@ -136,3 +136,13 @@ SELECT count(*) FROM code_units WHERE project = $project AND file_path = $path;
 -- The project's call graph, every column remove_file compares before and after.
 SELECT file_path, line, caller_module, caller_qualified_name, callee_name, callee_module, callee_qualified_name
 FROM calls WHERE project = $project;
+
+-- name: project_at_root
+-- The project a folder was indexed as before, by the code index (meta) or the git history (git_repos): what
+-- index_codebase and index_commits take when no project is named, so one folder stays one project.
+SELECT project FROM (
+    SELECT project, indexed_at FROM git_repos WHERE root = $root
+    UNION ALL
+    SELECT substr(key, length('code_root:') + 1) AS project, NULL AS indexed_at FROM meta
+    WHERE key LIKE 'code_root:%' AND value = $root
+) ORDER BY indexed_at DESC NULLS LAST, project LIMIT 1;

@@ -44,7 +44,9 @@ def _env(home: Path) -> dict[str, str]:
 
 def _init(project: Path, *flags: str) -> None:
     env = {key: value for key, value in os.environ.items() if key != "LEARNMEM_DB"}
-    done = subprocess.run([str(VENV_BIN / "learnmem"), "init", *flags], cwd=project, env=env, capture_output=True,
+    # --no-index: these projects hold no code; the background index is tested in test_setup.py.
+    done = subprocess.run([str(VENV_BIN / "learnmem"), "init", "--no-index", *flags], cwd=project, env=env,
+                          capture_output=True,
                           text=True, timeout=TIMEOUT_S)
     assert done.returncode == 0, done.stderr
 

@@ -24,6 +24,8 @@ def _learnmem(project: Path, *args: str, home: Path) -> subprocess.CompletedProc
         from learnmem.embedding.embed import models_cache_dir
 
         env["LEARNMEM_CACHE_DIR"] = str(models_cache_dir().parent)
+    if args[:1] == ("init",):
+        args = (*args, "--no-index")  # the projects hold no code; the background index is tested in test_setup.py
     return subprocess.run([str(VENV_BIN / "learnmem"), *args], cwd=project, env=env, capture_output=True, text=True,
                           timeout=TIMEOUT_S)
 

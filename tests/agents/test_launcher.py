@@ -53,7 +53,7 @@ def _learnmem(project: Path, *args: str) -> None:
 
 
 def _init(project: Path, *flags: str) -> None:
-    _learnmem(project, "init", *flags)
+    _learnmem(project, "init", "--no-index", *flags)  # the background index is tested in test_setup.py
 
 
 def _hook_commands(project: Path) -> dict[str, str]:

@@ -13,12 +13,14 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import learnmem
 from learnmem.agents.setup import install as agent_setup
 from learnmem.agents.setup import launcher
 from learnmem.errors import LearnmemError, ValidationError
@@ -478,7 +480,10 @@ def _without_empty_containers(value: dict) -> dict:
 # --------------------------------------------------------------------------- the real command
 
 
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def _cli(*args: str, cwd: Path, index: bool = False) -> subprocess.CompletedProcess[str]:
+    """`learnmem ARGS`; an init without its background index unless `index` (its own test below)."""
+    if args[:1] == ("init",) and not index:
+        args = (*args, "--no-index")
     env = {key: value for key, value in os.environ.items() if key not in ("LEARNMEM_DB", "LEARNMEM_DEBUG")}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return subprocess.run([sys.executable, "-m", "learnmem.cli", *args], capture_output=True, text=True,
@@ -575,3 +580,40 @@ def test_the_cli_lists_every_change_and_says_what_comes_next_for_each_agent(tmp_
     assert json.loads(_cli("init", "--claude", "--json", cwd=project).stdout)["changed"] is False
     refused = _cli("init", "--approve", cwd=project)
     assert refused.returncode == 2 and "--approve approves the Claude Code server" in refused.stderr
+
+
+def _wait_for_indexing(folder: Path, limit_s: float = 300) -> None:
+    deadline = time.monotonic() + limit_s
+    while (folder / "index.pid").exists():
+        assert time.monotonic() < deadline, "the background indexing never ended"
+        time.sleep(0.2)
+
+
+def test_init_with_an_agent_indexes_the_code_and_the_history_in_the_background(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    git = ["git", "-C", str(project), "-c", "user.name=Ana", "-c", "user.email=ana@example.com"]
+    subprocess.run([*git[:3], "init", "-q"], check=True)
+    (project / "billing.py").write_text("def reconcile_ledger(entries):\n    return sum_by_account(entries)\n\n\n"
+                                        "def sum_by_account(entries):\n    return {}\n", encoding="utf-8")
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "Reconcile the ledger per account"], check=True)
+
+    started = json.loads(_cli("init", "--claude", "--json", cwd=project, index=True).stdout)
+    folder = project / ".learnmem"
+    assert started["indexing"]["log"] == str(folder / "index.log") and started["indexing"]["already_running"] is False
+    again = _cli("init", "--claude", cwd=project, index=True)  # at once: the first one is still at it
+    assert "Already set up" in again.stdout
+    assert "Indexing the code and the git history in the background" in again.stdout
+    _wait_for_indexing(folder)
+    log = (folder / "index.log").read_text(encoding="utf-8")
+    assert log.count("learnmem: indexing done") in (1, 2), log
+    lm = learnmem.open(folder / "learnmem.duckdb")
+    assert [hit.name for hit in lm.search_code("reconcile the ledger", limit=1)] == ["reconcile_ledger"]
+    assert [hit.message for hit in lm.search_commits("reconcile the ledger", limit=5)] == [
+        "Reconcile the ledger per account"]
+
+    quiet = _cli("init", "--claude", "--no-index", "--json", cwd=project)
+    assert json.loads(quiet.stdout)["indexing"] is None and not (folder / "index.pid").exists()
+    dry = json.loads(_cli("init", "--claude", "--dry-run", "--json", cwd=project, index=True).stdout)
+    assert dry["indexing"] is None

@@ -122,9 +122,17 @@ def shell_env() -> dict[str, str]:
 
 
 def run_shell(script: str, cwd: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], cwd=cwd, env=shell_env(),
+    """Run one example's script. A reader waits for what `learnmem init --claude` started in the background
+    (the project's index) before going on, as its line says; so does this, and the page's outputs stay the
+    same however fast the machine is."""
+    done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], cwd=cwd, env=shell_env(),
                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                           timeout=SHELL_TIMEOUT_S)
+    pid_file = Path(cwd) / ".learnmem" / "index.pid"
+    deadline = time.monotonic() + SHELL_TIMEOUT_S
+    while pid_file.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return done
 
 
 def evaluate_sh(example) -> str | None:

@@ -1060,6 +1060,23 @@ def test_default_project_is_the_folder_name(tmp_path, hashed_lm):
     assert hashed_lm.sql("SELECT DISTINCT project FROM commits").fetchall() == [("my-repo",)]
 
 
+def test_a_folder_indexed_under_a_name_keeps_it_when_none_is_given(tmp_path, hashed_lm):
+    """`learnmem init --claude` indexes in the background without a project name: a folder the user indexed as
+    `app` stays `app` (code and history), not a second project under the folder's name."""
+    b, _ = build_history(tmp_path / "my-repo")
+    index(hashed_lm, b.path, project="app")
+    again = index(hashed_lm, b.path, project=None)
+    assert again.project == "app" and again.commits_added == 0
+    assert hashed_lm.sql("SELECT DISTINCT project FROM commits").fetchall() == [("app",)]
+    (b.path / "tool.py").write_text("def run():\n    return 1\n", encoding="utf-8")
+    assert hashed_lm.index_codebase(b.path, progress=False).project == "app"
+    # And the other way round: code first, then the history.
+    other, _ = build_history(tmp_path / "other-repo")
+    (other.path / "lib.py").write_text("def f():\n    return 2\n", encoding="utf-8")
+    assert hashed_lm.index_codebase(other.path, project="lib", progress=False).project == "lib"
+    assert index(hashed_lm, other.path, project=None).project == "lib"
+
+
 @pytest.mark.parametrize("damage", ["delete", "overwrite"])
 def test_corrupt_blob_names_the_object_and_leaves_the_file_usable(tmp_path, db_path, damage):
     b, c = build_history(tmp_path / "repo")
