@@ -96,9 +96,10 @@ class Learnmem:
         return self._embedder
 
     def warm_up(self) -> None:
-        """Load the model and the retrieval snapshot now, so the first query is fast (long-lived processes)."""
+        """Load the model and the memory and experience snapshots now: the first query or served hook is fast."""
         self.embedder.embed(["warm up"])
         self._memory_index.snapshot()
+        self._experience_index.snapshot()
 
     def close(self) -> None:
         """Write the memory accesses counted so far and drop cached state. No connection is held between

@@ -371,13 +371,20 @@ def _prompt_context(payload: Mapping[str, Any], paths: HookPaths, environ: Mappi
 
 
 class _ServedView:
-    """What a hook reads through when served: the server's facade itself (warm model and indexes)."""
+    """What a hook reads through when served: the server's facade itself (warm model and indexes), its reads
+    on one connection until close (Store.reads_held)."""
 
     def __init__(self, facade: Any):
         self.facade, self.store = facade, facade.store
+        held = getattr(self.store, "reads_held", None)  # a lake's store connects once per process anyway
+        self._holding = held() if held is not None else None
+        if self._holding is not None:
+            self._holding.__enter__()
 
     def close(self) -> None:
-        pass  # the server's store: it stays open
+        holding, self._holding = self._holding, None
+        if holding is not None:
+            holding.__exit__(None, None, None)
 
 
 def _view(store: Any) -> OneShotView | _ServedView:

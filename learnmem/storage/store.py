@@ -133,6 +133,7 @@ class Store:
         if read_only and not self.path.is_file():
             raise NotFoundError(f"path: no learnmem file at {self.path} (create it with `learnmem init`, or open it read-write once)")
         self._meta: dict[str, str] | None = None
+        self._held: list | None = None  # [thread id, connection or None] inside reads_held
         if read_only:
             # Checked on the first read, on that read's own connection: a one-shot
             # reader (a hook, `learnmem ghap status`) then opens the file once, not twice.
@@ -203,9 +204,35 @@ class Store:
             con.close()
 
     @contextmanager
+    def reads_held(self) -> Iterator[None]:
+        """Within it, this thread's reads share one connection to the file: each ATTACH/DETACH costs 5-10 ms
+        and empties DuckDB's cache of the file's blocks, and a long-lived process answering a hook reads ~10
+        times. A write inside lets the file go for its own connection (the next read takes it again). Other
+        threads of the process wait; other processes may read meanwhile, but not write."""
+        with self._process_lock:
+            if self._held is not None:  # nested: the outer one holds
+                yield
+                return
+            self._held = [threading.get_ident(), None]
+            try:
+                yield
+            finally:
+                held, self._held = self._held, None
+                if held[1] is not None:
+                    self._disconnect(held[1])
+
+    @contextmanager
     def read(self) -> Iterator[duckdb.DuckDBPyConnection]:
         """A read-only connection for one operation; other readers may hold the file too."""
         with self._process_lock:
+            held = self._held
+            if held is not None and held[0] == threading.get_ident():
+                if held[1] is None:
+                    held[1] = self._connect(read_only=True)
+                    if self._meta is None and self.read_only:
+                        self._meta = self._checked_meta(held[1])
+                yield held[1]
+                return
             con = self._connect(read_only=True)
             try:
                 if self._meta is None and self.read_only:
@@ -298,6 +325,10 @@ class Store:
         """A read-write connection under both locks. A WAL left by a crashed writer is replayed when the file
         is attached and folded into it when it is detached, with this operation's changes."""
         with self._process_lock, self._writer_lock():
+            held = self._held
+            if held is not None and held[1] is not None:  # inside reads_held: DuckDB takes one mode at a time
+                self._disconnect(held[1])
+                held[1] = None
             con = self._connect(read_only=False)
             try:
                 yield con

@@ -252,3 +252,22 @@ def test_read_only_handle_checks_the_schema_on_its_first_read(hashed_lm):
         reader.list_memories()
     learnmem.open(hashed_lm.path, embedder=HashingEmbedder())  # read-write: upgrades it
     assert learnmem.open(hashed_lm.path, read_only=True, embedder=HashingEmbedder()).list_memories() == []
+
+
+def test_reads_held_share_one_connection_and_let_writes_through(hashed_lm):
+    """What a served hook reads through (learnmem.agents.hooks._ServedView): one connection for the reads, the
+    file let go for a write inside, and every read after it sees the write."""
+    file = hashed_lm.store
+    with file.reads_held():
+        with file.read() as first, file.read() as second:
+            assert first is second
+        hashed_lm.store_memory("Held reads see what was written in between", "fact")
+        with file.read() as con:
+            assert con.execute("SELECT count(*) FROM memories").fetchone() == (1,)
+        with file.reads_held(), file.read() as nested:  # nested: the outer one holds
+            assert nested is con
+    # Released: another process may write now.
+    script = ("import learnmem, sys\nfrom learnmem.embedding.embed import HashingEmbedder\n"
+              "learnmem.open(sys.argv[1], embedder=HashingEmbedder()).store_memory('From another process', 'fact')")
+    subprocess.run([sys.executable, "-c", script, str(file.path)], check=True, timeout=120)
+    assert hashed_lm.sql("SELECT count(*) FROM memories").fetchone() == (2,)
