@@ -95,14 +95,25 @@ _SERVING_CALLS = {"bind", "listen", "serve_forever", "start_server", "create_ser
                   "run_sse_async", "run_streamable_http_async"}
 
 
+# Modules that listen on a Unix socket, never a network port: the hooks' socket beside the file (0600).
+_UNIX_SOCKET_SERVERS = {"learnmem/agents/hook_server.py"}
+
+
 def test_no_module_serves_on_a_network() -> None:
-    # Clients are fine (embed.py checks that the model hub is reachable); serving is not.
+    # Clients are fine (embed.py checks that the model hub is reachable); serving is not. The one server is
+    # the hooks' Unix socket, and it is checked to be nothing else.
+    for rel in _UNIX_SOCKET_SERVERS:
+        names = {node.attr for node in ast.walk(ast.parse((ROOT / rel).read_text(encoding="utf-8")))
+                 if isinstance(node, ast.Attribute) and node.attr.startswith("AF_")}
+        assert names == {"AF_UNIX"}, f"{rel} makes {names} sockets: only AF_UNIX may listen"
     for folder in ("learnmem", "mcp_adapter"):
         for path, names in _imports(ROOT / folder).items():
             servers = {name for name in names if name in _SERVER_MODULES
                        or name.startswith(("mcp.server.sse", "mcp.server.streamable"))}
             assert not servers, f"{path} imports {servers}: learnmem talks over stdio and files only"
         for path in (ROOT / folder).rglob("*.py"):
+            if path.relative_to(ROOT).as_posix() in _UNIX_SOCKET_SERVERS:
+                continue
             calls = {node.attr for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
                      if isinstance(node, ast.Attribute) and node.attr in _SERVING_CALLS}
             assert not calls, f"{path.relative_to(ROOT)} calls {calls}: nothing listens on a port"

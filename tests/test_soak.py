@@ -152,10 +152,11 @@ def test_soak_60_seconds(tmp_path: Path) -> None:
         s = kinds[kind]
         assert s.ops > 0, f"{kind} did nothing"
         assert s.failed == 0 and s.failed_acquisitions == 0, (kind, s.failures)
-        assert s.waits["n"] > 0, f"{kind} never took the file"
+        if kind != "hook-a":  # hook-a's hooks are served: the MCP server takes the file for them
+            assert s.waits["n"] > 0, f"{kind} never took the file"
     # The mix reached the file the way the issue asks: writers and readers of every kind, and the plain
     # DuckDB reader's opens among them.
     assert kinds["mcp"].wait_by_op.get("write", {}).get("n", 0) > 0
     assert kinds["indexer"].wait_by_op.get("write", {}).get("n", 0) > 0
-    assert sum(kinds[kind].wait_by_op.get("write", {}).get("n", 0) for kind in ("hook-a", "hook-b")) > 0
+    assert kinds["hook-b"].wait_by_op.get("write", {}).get("n", 0) > 0
     assert {"copy", "read", "raw_duckdb open"} <= set(kinds["reader"].wait_by_op)

@@ -7,7 +7,9 @@ Every kind of process that uses a learnmem file, at once, on one file, for a whi
 - `hook-a`, `hook-b`: two agents' Claude Code hooks: per tool call a fresh `learnmem hook pre-tool-use`
   process, the tool's time (0.1-0.6 s), a fresh `learnmem hook post-tool-use` (or `-failure`) process, then
   0.3-1.2 s of thinking; a quarter of the calls are test runs (recorded against the active GHAP entry), and
-  the shared tool counter hands over to the file every 10 calls;
+  the shared tool counter hands over to the file every 10 calls. hook-a's are served by the MCP server once
+  it listens (learnmem.agents.hook_socket: the server's process then takes the file, counted as `mcp`);
+  hook-b's answer themselves (LEARNMEM_HOOK_SERVER=off: an agent without a server), taking the file;
 - `indexer`: edits/adds/renames/deletes files under `<project>/src`, then `index_codebase` (and, every
   fourth run, a git commit and `index_commits`), every 1-3 s;
 - `reader`: a notebook copying tables out read-only every 1-3 s, in turn with `lm.snapshot()`, `lm.sql()`
@@ -144,7 +146,7 @@ def run_soak(seconds: float, work: Path | None = None) -> dict:
     with meter.section("soak"):
         workers = [spawn("mcp", "mcp", project, db, until, out, 11, env),
                    spawn("hooks", "hook-a", project, db, until, out, 21, env),
-                   spawn("hooks", "hook-b", project, db, until, out, 22, env),
+                   spawn("hooks", "hook-b", project, db, until, out, 22, {**env, "LEARNMEM_HOOK_SERVER": "off"}),
                    spawn("indexer", "indexer", project, db, until, out, 31, env),
                    spawn("reader", "reader", project, db, until, out, 41, env)]
         for worker in workers:
