@@ -265,7 +265,7 @@ READS: dict[tuple[str, str], str] = {
         "a memory's files are read as they were at the commit it was made at",
     ("learnmem.git.lines", "learnmem.code.parse"):
         "a unit's history finds the unit in each version of its file with the code parser",
-    ("learnmem.agents.hooks", "learnmem"):
+    ("learnmem.agents.hook_views", "learnmem"):
         "the hooks are Claude Code's door: they answer from a one-shot view and open the facade only to fall back "
         "(context the view cannot give) and to flush the capture queue at Stop",
     ("learnmem.cli.hooks", "learnmem.agents.hooks"):

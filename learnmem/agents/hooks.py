@@ -49,6 +49,10 @@ Context. Hooks are one-shot processes: the facade's in-memory indexes and its im
 would cost more than the budget, so `context.get_context` runs over `learnmem.context.oneshot.OneShotView`, which
 answers the same calls with exact cosine similarity computed in SQL (hooks.sql) on one connection.
 
+Served. While the agent's MCP server runs, `learnmem hook` asks it first (learnmem.agents.hook_socket) and
+the server answers through `serve`: the same handlers, with its facade's store, warm model and indexes
+(learnmem.agents.hook_views). Without a server the process answers itself, as described above.
+
 Only the standard library is imported at module level; DuckDB, the facade and the model load inside the
 handlers that need them.
 """
@@ -66,7 +70,8 @@ from typing import Any
 
 from learnmem.agents.hook_paths import HookPaths, locate
 from learnmem.agents.hook_socket import MAX_STDIN_BYTES  # noqa: F401 - re-exported: the hook's input limit
-from learnmem.context.oneshot import EMBEDDING_DIM, OneShotView
+from learnmem.agents import hook_views
+from learnmem.context.oneshot import EMBEDDING_DIM
 from learnmem.storage.paths import project_root
 from learnmem.agents.prompt_refs import (
     code_name_candidates,
@@ -110,9 +115,6 @@ LOG_MAX_BYTES = 256 * 1024
 # instead of the library's 10 s: the agent is waiting. Past it the hook logs StoreBusyError and says nothing.
 LOCK_DEADLINE_S = 2.0
 _wait_s: float | None = None  # handle's wait_s, applied when the store is first imported (_store)
-# The MCP server's open facade while it answers an event (serve): the hooks then use its store, its warm
-# model and indexes instead of opening the file. Events are answered one at a time (HookServer).
-_served: Any = None
 
 
 # -- events and paths ----------------------------------------------------------------------------------
@@ -177,14 +179,10 @@ def handle(event: str | None, raw: bytes | str, db: str | None = None,
 
 def serve(facade: Any, paths: HookPaths, event: str | None, raw: bytes, environ: Mapping[str, str]) -> str:
     """Answer one hook event in a long-lived process that holds `facade`, open on the file of `paths` (the
-    MCP server, through learnmem.agents.hook_socket): as handle, with the facade's store, warm model and
-    indexes. Not reentrant: the caller answers one event at a time."""
-    global _served
-    _served = facade
-    try:
+    MCP server, through learnmem.agents.hook_server): as handle, with the facade's store, warm model and
+    indexes (hook_views). Not reentrant: the caller answers one event at a time."""
+    with hook_views.serving(facade):
         return handle(event, raw, environ=environ, paths=paths)
-    finally:
-        _served = None
 
 
 def render(event: str, context: str | None) -> str:
@@ -250,8 +248,9 @@ def _int_setting(environ: Mapping[str, str], name: str, default: int, low: int, 
 def _store(paths: HookPaths, read_only: bool = False):
     """The file (or lake) without the facade: DuckDB only, no numpy, pyarrow or model (as `learnmem ghap status`).
     Served (see serve): the server's own store."""
-    if _served is not None:
-        return _served.store
+    served = hook_views.served()
+    if served is not None:
+        return served.store
     from learnmem.storage import store
     from learnmem.embedding.embed import DEFAULT_MODEL
 
@@ -298,7 +297,7 @@ def session_start(payload: Mapping[str, Any], paths: HookPaths, environ: Mapping
         ghap.start_session(store)
         reset_counter(paths)
     parts = [line for line in (take_flushed(paths),) if line]
-    view = _view(store)  # from here on the hook only reads: one connection
+    view = hook_views.view(store)  # from here on the hook only reads: one connection
     try:
         orphan = ghap.get_orphaned_entry(view.store)
         if orphan.has_active:
@@ -348,7 +347,7 @@ def _prompt_context(payload: Mapping[str, Any], paths: HookPaths, environ: Mappi
     names = code_name_candidates(prompt)
     if not earlier and not names:
         return None  # the fast path: no database, no model
-    view = _view(_store(paths, read_only=True))
+    view = hook_views.view(_store(paths, read_only=True))
     try:
         known = known_code_names(view.store, names) if names else []
         if not earlier and not known:
@@ -367,56 +366,12 @@ def _prompt_context(payload: Mapping[str, Any], paths: HookPaths, environ: Mappi
     return "\n\n".join(lines)
 
 
-# -- context for one-shot processes ------------------------------------------------------------------------
+# -- context ------------------------------------------------------------------------------------------------
 
 
-class _ServedView:
-    """What a hook reads through when served: the server's facade itself (warm model and indexes), its reads
-    on one connection until close (Store.reads_held)."""
-
-    def __init__(self, facade: Any):
-        self.facade, self.store = facade, facade.store
-        held = getattr(self.store, "reads_held", None)  # a lake's store connects once per process anyway
-        self._holding = held() if held is not None else None
-        if self._holding is not None:
-            self._holding.__enter__()
-
-    def close(self) -> None:
-        holding, self._holding = self._holding, None
-        if holding is not None:
-            holding.__exit__(None, None, None)
-
-
-def _view(store: Any) -> OneShotView | _ServedView:
-    """What get_context and the lookups read through: the served facade, else a one-shot view of `store`."""
-    return _ServedView(_served) if _served is not None else OneShotView(store)
-
-
-def _facade(paths: HookPaths) -> Any:
-    """The library's facade on the hook's file: the server's when served, else opened here (slow: numpy,
-    pyarrow, the model)."""
-    if _served is not None:
-        return _served
-    import learnmem
-
-    return learnmem.open(paths.target)
-
-
-def get_context(paths: HookPaths, view: OneShotView | _ServedView, event: str, **arguments: Any):
-    """context.get_context over `view`; over the facade (slower, same answer in kind) when context.py asks
-    for something the view does not offer. The caller closes the view."""
-    from learnmem.context import assembly as context
-
-    if isinstance(view, _ServedView):
-        return context.get_context(view.facade, **arguments)
-    try:
-        return context.get_context(view, **arguments)
-    except (AttributeError, NotImplementedError) as error:
-        view.close()
-        _log(paths, event, f"one-shot context unavailable ({type(error).__name__}: {error}); used the facade")
-        import learnmem
-
-        return learnmem.open(paths.target, read_only=view.store.read_only).get_context(**arguments)
+def get_context(paths: HookPaths, view: Any, event: str, **arguments: Any):
+    """context.get_context for a hook, over `view` (hook_views.view); the caller closes the view."""
+    return hook_views.get_context(paths, view, lambda message: _log(paths, event, message), **arguments)
 
 
 # -- PreToolUse --------------------------------------------------------------------------------------------
@@ -592,7 +547,7 @@ def _flush(paths: HookPaths) -> str | None:
     try:
         if capture_queue.count(_store(paths)) == 0:
             return None
-        result = _facade(paths).flush_queued_memories()
+        result = hook_views.facade(paths).flush_queued_memories()
     except Exception:
         paths.queued.touch()  # not flushed: the next Stop tries again
         raise

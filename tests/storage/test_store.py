@@ -255,7 +255,7 @@ def test_read_only_handle_checks_the_schema_on_its_first_read(hashed_lm):
 
 
 def test_reads_held_share_one_connection_and_let_writes_through(hashed_lm):
-    """What a served hook reads through (learnmem.agents.hooks._ServedView): one connection for the reads, the
+    """What a served hook reads through (learnmem.agents.hook_views.ServedView): one connection for the reads, the
     file let go for a write inside, and every read after it sees the write."""
     file = hashed_lm.store
     with file.reads_held():
