@@ -1,8 +1,7 @@
 """`Learnmem`: the facade every door (Python, CLI, MCP, notebooks) goes through.
 
-Each method validates nothing and decides nothing itself: it hands its
-arguments to the area module that owns them (memories, ...), with the store
-and the embedder. Read an area module to learn how a call works.
+Each method validates nothing and decides nothing itself: it hands its arguments to the area module that owns
+them (memories, ...), with the store and the embedder. Read an area module to learn how a call works.
 """
 
 from __future__ import annotations

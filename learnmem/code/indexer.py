@@ -27,7 +27,7 @@ from learnmem.code import languages
 from learnmem.code.model import CallSite, Import, ParsedFile, Unit
 from learnmem.errors import NotFoundError, ValidationError
 from learnmem.progress import Progress, ProgressCallback
-from learnmem.storage.store import Store, set_meta, utc_now
+from learnmem.storage.store import Store, project_at, set_meta, utc_now
 from learnmem.storage.vectors import to_column
 
 # Files bigger than this are counted as skipped: generated or minified, not code to read.
@@ -102,7 +102,7 @@ def index_codebase(
 
     started = time.monotonic()
     root = _root(directory)
-    project = validate.text("project", project if project is not None else _project_at(store, root), max_chars=200)
+    project = validate.text("project", project if project is not None else project_at(store, root), max_chars=200)
     display = Progress(progress, "files", "units embedded")
     with store.read() as con:
         known = dict(con.execute(sql.query("code_file_hashes"), {"project": project}).fetchall())
@@ -189,13 +189,6 @@ def _parse(relative: str, data: bytes) -> ParsedFile:
         is_package = relative.endswith("__init__.py")
         parsed.calls, parsed.imports = python_calls_and_imports(tree.root_node, data, parsed.units, parsed.module, is_package)
     return parsed
-
-
-def _project_at(store: Store, root: Path) -> str:
-    """The project `root` was indexed as before (code or git history), else the folder's name."""
-    with store.read() as con:
-        known = con.execute(sql.query("project_at_root"), {"root": str(root)}).fetchone()
-    return known[0] if known else root.name
 
 
 def drop_files(con, project: str, paths: list[str]) -> None:

@@ -32,7 +32,7 @@ from learnmem.git import repository
 from learnmem.git.changes import READ_ERRORS, Blobs, FileChange, NamingObjects, UnreadableObjectError, commit_changes
 from learnmem.git.records import CommitIndexResult
 from learnmem.progress import Progress, ProgressCallback
-from learnmem.storage.store import Store, utc_now
+from learnmem.storage.store import Store, project_at, utc_now
 from learnmem.storage.vectors import to_column
 
 # Commits per transaction: about a second of work with embedding.
@@ -55,11 +55,7 @@ def index_commits(
     started = time.monotonic()
     repo = repository.open_repository(repo_path)
     root = repository.repository_root(repo)
-    if project is None:  # as the folder was indexed before (code or history), else its name: one folder, one project
-        with store.read() as con:
-            known = con.execute(sql.query("project_at_root"), {"root": str(root)}).fetchone()
-        project = known[0] if known else root.name
-    project = validate.text("project", project, max_chars=200)
+    project = validate.text("project", project if project is not None else project_at(store, root), max_chars=200)
     since_moment = validate.moment("since", since)
     if not isinstance(all_branches, bool):
         raise ValidationError(f"all_branches: expected true or false, got {all_branches!r}")

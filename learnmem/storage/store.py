@@ -471,6 +471,14 @@ def set_meta(con: duckdb.DuckDBPyConnection, key: str, value: str) -> None:
     con.execute(sql.query("insert_meta"), {"key": key, "value": value})
 
 
+def project_at(store: Any, root: Path) -> str:
+    """The project `root` was indexed as before, code (meta `code_root:*`) or git history (`git_repos`), else
+    the folder's name: what index_codebase and index_commits take when no project is named."""
+    with store.read() as con:
+        known = con.execute(sql.query("project_at_root"), {"root": str(root)}).fetchone()
+    return known[0] if known else root.name
+
+
 def new_instance() -> duckdb.DuckDBPyConnection:
     """A new in-memory DuckDB configured as every instance here is (no extension installs from the network):
     what a lake is attached to (learnmem.storage.lake_store)."""
