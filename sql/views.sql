@@ -1,6 +1,13 @@
 -- Stable public views for notebooks and the DuckDB CLI. Recreated on every
 -- schema change; their names and columns are a contract (README "SQL").
 
+-- Every memory (migration 014): the bulk of them and the newest few, stored apart. First: the views below
+-- read it.
+CREATE OR REPLACE VIEW memories AS
+SELECT * FROM memories_stored
+UNION ALL
+SELECT * FROM memories_recent;
+
 CREATE OR REPLACE VIEW memory_list AS
 -- Forgotten memories are left out; superseded ones say what replaced them.
 SELECT m.id, m.content, m.category, m.importance, m.tags, m.created_at, s.superseded_by, m.spec, m.phase

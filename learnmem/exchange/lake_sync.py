@@ -27,7 +27,7 @@ from learnmem.storage.store import Store
 
 # Each pushed table and the columns that identify a row (None: the whole row; these tables hold no vectors).
 MEMORY_TABLES: dict[str, tuple[str, ...] | None] = {
-    "memories": ("id",), "memory_states": ("memory_id",), "memory_accesses": None,
+    "memories_stored": ("id",), "memories_recent": ("id",), "memory_states": ("memory_id",), "memory_accesses": None,
 }
 EXPERIENCE_TABLES: dict[str, tuple[str, ...] | None] = {
     "ghap_resolved": ("id",), "experience_axes_recent": ("ghap_id", "axis"),
@@ -43,7 +43,11 @@ CODE_TABLES: dict[str, tuple[str, ...] | None] = {
     "commit_files": ("project", "sha", "path"),
 }
 PUSHED = MEMORY_TABLES | EXPERIENCE_TABLES | VALUE_TABLES
-NUMBERED = ("memories", "code_units")  # their seq is numbered by the database they arrive in
+NUMBERED = ("memories_stored", "memories_recent", "code_units")  # their seq is numbered by the database they arrive in
+# Each database moves its memories from memories_recent to memories_stored on its own schedule (migration 014):
+# a pushed memory is looked for in both of the project's tables.
+HALVES = {"memories_stored": ("memories_stored", "memories_recent"),
+          "memories_recent": ("memories_stored", "memories_recent")}
 _SOURCE = "learnmem_push_source"
 _PULLED = "learnmem_pull_target"
 
@@ -72,8 +76,10 @@ def push(store: LakeStore, file: str | os.PathLike, code: bool = False) -> SyncR
     with store.attached_file(path, _SOURCE), store.write() as con:
         for table, key in tables.items():
             target = f'{store.layout.project_schema}."{table}"'
-            added[table] = _copy_missing(con, f'{_SOURCE}.main."{table}"', target, table, key)
-    return SyncResult(source=str(path), target=store.name(), added={t: n for t, n in added.items() if n})
+            existing = " UNION ALL ".join(f'SELECT * FROM {store.layout.project_schema}."{half}"'
+                                          for half in HALVES.get(table, (table,)))
+            added[table] = _copy_missing(con, f'{_SOURCE}.main."{table}"', target, f"({existing})", table, key)
+    return SyncResult(source=str(path), target=store.name(), added=_reported(added))
 
 
 def pull(store: LakeStore, file: str | os.PathLike) -> SyncResult:
@@ -97,15 +103,22 @@ def pull(store: LakeStore, file: str | os.PathLike) -> SyncResult:
         for leftover in (path, Path(f"{path}.wal"), Path(f"{path}.lock")):
             leftover.unlink(missing_ok=True)
         raise
-    return SyncResult(source=store.name(), target=str(path), added={t: n for t, n in added.items() if n})
+    return SyncResult(source=store.name(), target=str(path), added=_reported(added))
 
 
-def _copy_missing(con, source: str, target: str, table: str, key: tuple[str, ...] | None) -> int:
+def _reported(added: dict[str, int]) -> dict[str, int]:
+    """Rows added per table, memories counted as one table (their two halves are where each database keeps them);
+    tables with none left out."""
+    memories = sum(added.pop(table, 0) for table in HALVES)
+    return {table: n for table, n in ({"memories": memories} | added).items() if n}
+
+
+def _copy_missing(con, source: str, target: str, existing: str, table: str, key: tuple[str, ...] | None) -> int:
     columns = key if key is not None else _columns(con, table)  # (the file's: _SOURCE)
     match = " AND ".join(f't."{column}" IS NOT DISTINCT FROM s."{column}"' for column in columns)
     before = con.execute(sql.query("count_rows").format(table=target)).fetchone()[0]
     con.execute(sql.query("copy_missing_rows").format(
-        target=target, source=source, match=match, columns="* EXCLUDE (seq)" if table in NUMBERED else "*"))
+        target=target, existing=existing, source=source, match=match, columns="* EXCLUDE (seq)" if table in NUMBERED else "*"))
     return con.execute(sql.query("count_rows").format(table=target)).fetchone()[0] - before
 
 

@@ -61,13 +61,41 @@ def _categories(table: pa.Table) -> np.ndarray:
     return np.asarray(table.column("category").to_pylist(), dtype=object)
 
 
+class _GrowingRows:
+    """A matrix that snapshots extend at its end: its buffer has room to spare, so an append copies the new rows
+    only (rebuilding the matrix copied every vector at every store: 15 MB at 10,000 memories, 150 MB at 100,000).
+    Each snapshot sees the front of the buffer it was made with; rows past a snapshot's end belong to its one
+    successor, and a second extension of the same snapshot gets a buffer of its own."""
+
+    def __init__(self, rows: np.ndarray):
+        self.buffer = rows
+        self.used = len(rows)
+
+    def appended(self, size: int, new: np.ndarray) -> tuple[_GrowingRows, np.ndarray]:
+        """The rows of the snapshot of `size` rows with `new` after them: (the holder, the view)."""
+        holder = self
+        if self.used != size or len(self.buffer) < size + len(new):
+            holder = _GrowingRows(np.empty((max(2 * (size + len(new)), 1024), self.buffer.shape[1]), np.float32))
+            holder.buffer[:size] = self.buffer[:size]
+        holder.buffer[size : size + len(new)] = new
+        holder.used = size + len(new)
+        return holder, holder.buffer[: holder.used]
+
+
 class MemorySnapshot:
     """The memories at one moment: arrays for ranking, columns for building results."""
 
-    def __init__(self, table: pa.Table, vectors: np.ndarray, passages: _Passages, bm25: Bm25, categories: np.ndarray):
-        # Each refresh appends a chunk; folding them keeps per-row access and filters quick.
-        self.table = table.combine_chunks() if table.column("id").num_chunks > _MAX_CHUNKS else table
+    def __init__(self, table: pa.Table, vectors: np.ndarray, passages: _Passages, bm25: Bm25, categories: np.ndarray,
+                 rows: _GrowingRows | None = None):
+        # The vectors and terms live in the arrays; the table keeps what results are built from.
+        table = table.drop_columns([name for name in ("embedding", "passages", "terms") if name in table.column_names])
+        # Each refresh appends a chunk; folding the small ones keeps per-row access and filters quick.
+        if table.column("id").num_chunks > _MAX_CHUNKS:
+            first = len(table.column("id").chunks[0])
+            table = pa.concat_tables([table.slice(0, first), table.slice(first).combine_chunks()])
+        self.table = table
         self.size = table.num_rows
+        self._rows = rows if rows is not None else _GrowingRows(vectors)
         self.vectors = vectors
         self.passages = passages
         self.bm25 = bm25
@@ -84,12 +112,14 @@ class MemorySnapshot:
 
     def extended(self, new_rows: pa.Table, dim: int) -> MemorySnapshot:
         """A snapshot with `new_rows` appended: what was already loaded is reused, not rebuilt."""
+        rows, vectors = self._rows.appended(self.size, to_matrix(new_rows.column("embedding"), dim))
         return MemorySnapshot(
-            pa.concat_tables([self.table, new_rows]),
-            np.vstack([self.vectors, to_matrix(new_rows.column("embedding"), dim)]),
+            pa.concat_tables([self.table, new_rows.select(self.table.column_names)]),
+            vectors,
             self.passages.extended(_Passages.of(new_rows, dim, self.size)),
             self.bm25.extended(new_rows.column("terms")),
             np.concatenate([self.categories, _categories(new_rows)]),
+            rows,
         )
 
     def similarity(self, query_vector: np.ndarray) -> np.ndarray:
@@ -175,6 +205,51 @@ class MemoryIndex:
         self._signature, self._rewrites = signature, rewrites
         return self._snapshot
 
+    def write_through(self) -> WriteThrough:
+        """For one write that adds memories to a file: the snapshot taken on the write's own connection, so that the
+        next snapshot() opens nothing (Store.write(committed=...) publishes it)."""
+        return WriteThrough(self)
+
+    def _extended_on(self, con) -> MemorySnapshot | None:
+        """The current snapshot with the rows `con` holds after it; None unless only new rows were added."""
+        current = self._snapshot
+        if current is None:
+            return None
+        rows, max_seq, rewrites = con.execute(sql.query("memory_stats")).fetchone()
+        if rewrites != self._rewrites or max_seq < current.max_seq:
+            return None
+        new_rows = self._load(con, after_seq=current.max_seq)
+        if current.size + new_rows.num_rows != rows:
+            return None
+        return current.extended(new_rows, self.dim) if new_rows.num_rows else current
+
     @staticmethod
     def _load(con, after_seq: int) -> pa.Table:
         return con.execute(sql.query("load_memories"), {"after_seq": after_seq}).to_arrow_table().combine_chunks()
+
+
+class WriteThrough:
+    """A write's view of the memories, published once the write has committed and let the file go.
+
+    A store reads back nothing it wrote: the snapshot is extended on the write's own connection (`take`, after
+    its inserts, before the commit: it sees them and every commit before), and `__call__`, which Store.write
+    calls after the commit and the detach and before it releases the writer lock, makes it current with the
+    file's new signature: no other writer can have changed the file in between. Saved: one attach and detach
+    per store (~25 ms of a ~100 ms store at 10,000 memories, measured on a busy 2-core machine)."""
+
+    def __init__(self, index: MemoryIndex):
+        self.index = index
+        self.base: MemorySnapshot | None = None
+        self.snapshot: MemorySnapshot | None = None
+
+    def take(self, con) -> None:
+        """Extend the index's snapshot with what `con` holds."""
+        with self.index._lock:
+            self.base = self.index._snapshot
+            self.snapshot = self.index._extended_on(con)
+
+    def __call__(self) -> None:
+        with self.index._lock:
+            if self.snapshot is not None and self.index._snapshot is self.base:  # no refresh came in between
+                self.index._snapshot = self.snapshot
+                self.index._signature = self.index.store.signature()

@@ -52,6 +52,10 @@ PHASES = ("planning", "implementation", "review", "close-out")
 MAX_CONTENT_CHARS = 10_000
 # The width of the embedding columns (sql/migrations/001_memories.sql).
 EMBEDDING_DIM = 384
+# New memories wait in memories_recent (migration 014) until this many have gathered, then move to memories_stored
+# in one append: a store rewrites the small table's rows at close, not the last segment of all the vectors.
+FOLD_ROWS = 64
+MEMORY_TABLES = ("memories_stored", "memories_recent")  # what the view `memories` shows: deletes and updates touch both
 MAX_LIMIT = 100
 # A stored memory this close (cosine) to a current one of its category is reported as similar. bench/dedupe:
 # 90 % of paraphrases and of updates of a fact reach it, 1 in 25 distinct facts on the same subject does.
@@ -220,7 +224,10 @@ def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[_Draft], sup
     term_lists = [keywords.terms(d.content) for d in unique]
     restating = _restatements(index, unique, vectors) if index is not None else {}
     now = utc_now()
-    with store.write() as con:
+    # A file's writes take the index along (a lake's may run again on a newer snapshot: its index reads back).
+    through = index.write_through() if index is not None and store.kind == "file" else None
+    writing = store.write(committed=through) if through is not None else store.write()
+    with writing as con:
         rows = con.execute(sql.query("memory_ids_by_hash"), {"hashes": [d.content_hash for d in unique]}).fetchall()
         existing = {digest: (memory_id, created) for digest, memory_id, created in rows}
         ids = [memory_id for memory_id, _ in existing.values()]
@@ -236,14 +243,20 @@ def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[_Draft], sup
             _check_supersedable(con, supersedes, existing.get(drafts[0].content_hash, (None,))[0])
         if fresh:
             con.register("new_memories", _arrow_rows(fresh, assigned, embedder.dim, commit_sha))
-            con.execute(sql.query("insert_memories"))
+            batch = len(fresh) >= FOLD_ROWS
+            con.execute(sql.query("insert_memories").format(table="memories_stored" if batch else "memories_recent"))
             con.unregister("new_memories")
+            if not batch and con.execute(sql.query("recent_memory_count")).fetchone()[0] >= FOLD_ROWS:
+                con.execute(sql.query("fold_recent_memories"))
+                con.execute(sql.query("clear_folded_memories"))
         if supersedes is not None:
             state = {"id": supersedes, "by": (existing.get(drafts[0].content_hash)
                                                or assigned[drafts[0].content_hash])[0], "now": now}
             con.execute(sql.query("supersede_known_state"), state)
             con.execute(sql.query("supersede_new_state"), state)
             con.execute(sql.query("count_rewrite"))
+        if through is not None and fresh:
+            through.take(con)
     if supersedes is not None:
         (result,) = _results(drafts, first_by_hash, existing, assigned, restored)
         return [StoreResult(result.id, result.duplicate, result.created_at,
@@ -466,7 +479,8 @@ def delete_memory(store: Store, memory_id: str) -> DeleteResult:
     memory_id = _memory_id(memory_id)
     with store.write() as con:
         deleted = con.execute(sql.query("memory_state"), {"id": memory_id}).fetchall()
-        con.execute(sql.query("delete_memory"), {"id": memory_id})
+        for table in MEMORY_TABLES:
+            con.execute(sql.query("delete_memory").format(table=table), {"id": memory_id})
         if deleted:
             _drop_states(con, [memory_id], utc_now())
         con.execute(sql.query("count_rewrite"))
@@ -499,7 +513,8 @@ def forget(store: Store, memory_id: str | None = None, category: str | None = No
         if params["id"] is not None and not ids:
             raise NotFoundError(f"id: no memory {params['id']!r} to forget (list_memories shows the ids)")
         if ids and hard:
-            con.execute(sql.query("delete_memories"), {"ids": ids})
+            for table in MEMORY_TABLES:
+                con.execute(sql.query("delete_memories").format(table=table), {"ids": ids})
             _drop_states(con, ids, now)
         elif ids:
             con.execute(sql.query("forget_known_states"), {"ids": ids, "now": now})
@@ -562,7 +577,8 @@ def reembed_memories(store: Store, embedder: Embedder) -> int:
     with store.write() as con:
         if rows:
             con.register("new_vectors", table)
-            con.execute(sql.query("update_embeddings"))
+            for table in MEMORY_TABLES:
+                con.execute(sql.query("update_embeddings").format(table=table))
             con.unregister("new_vectors")
         con.execute(sql.query("count_rewrite"))
         for key, value in (("embedding_model", embedder.name), ("embedding_dim", str(embedder.dim))):

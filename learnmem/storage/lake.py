@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from learnmem.storage import sql
+from learnmem.storage import lake_upgrade, sql
 from learnmem.errors import LakeError, ModelMismatchError, NotFoundError, ValidationError
 from learnmem.storage.paths import names_lake
 from learnmem.version import VERSION
@@ -298,6 +298,11 @@ def _prepared(con: duckdb.DuckDBPyConnection, embedding_model: str, embedding_di
     if meta is None:
         _make_project(con, embedding_model, embedding_dim, layout, ours)
         meta = _project_meta(con, layout) or {}
+    version = int(meta.get("schema_version", "0"))
+    if lake_upgrade.upgradable(version, int(ours)):
+        statements, _ = _template_statements()
+        lake_upgrade.upgrade(con, layout, version, int(ours), dict(statements))
+        meta = _project_meta(con, layout) or {}
     if meta.get("schema_version") != ours:
         newer = int(meta.get("schema_version", "0")) > int(ours)
         raise LakeError(f"lake: made by learnmem {meta.get('library_version', '?')} (schema "
@@ -311,6 +316,8 @@ def _prepared(con: duckdb.DuckDBPyConnection, embedding_model: str, embedding_di
     if not _agent_ready(con, layout):
         _make_agent(con, layout)
     enter(con, layout)
+    if not lake_upgrade.views_current(con, layout):  # made by an earlier learnmem, before an upgrade
+        lake_upgrade.make_views(con)
     return meta
 
 

@@ -20,7 +20,7 @@ import os
 import random
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -307,11 +307,13 @@ class Store:
             instance.close()
 
     @contextmanager
-    def write(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        """A read-write connection inside one transaction: committed on success, rolled back on error."""
+    def write(self, committed: Callable[[], None] | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A read-write connection inside one transaction: committed on success, rolled back on error.
+        `committed` is called once the transaction has committed and the file is detached, before the writer
+        lock is released: what it reads of the file (its signature) is this write's doing alone."""
         if self.read_only:
             raise LearnmemError(f"{self.path} was opened read-only: open it with read_only=False to change it")
-        with self._writer() as con:
+        with self._writer(committed) as con:
             con.begin()
             try:
                 yield con
@@ -321,7 +323,7 @@ class Store:
                 raise
 
     @contextmanager
-    def _writer(self) -> Iterator[duckdb.DuckDBPyConnection]:
+    def _writer(self, done: Callable[[], None] | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
         """A read-write connection under both locks. A WAL left by a crashed writer is replayed when the file
         is attached and folded into it when it is detached, with this operation's changes."""
         with self._process_lock, self._writer_lock():
@@ -330,10 +332,14 @@ class Store:
                 self._disconnect(held[1])
                 held[1] = None
             con = self._connect(read_only=False)
+            finished = False
             try:
                 yield con
+                finished = True
             finally:
                 self._disconnect(con)
+            if finished and done is not None:
+                done()
 
     @property
     def _file_lock(self) -> FileLock:

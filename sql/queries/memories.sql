@@ -4,8 +4,9 @@ FROM memories
 WHERE content_hash IN (SELECT unnest($hashes::VARCHAR[]));
 
 -- name: insert_memories
--- new_memories is an Arrow table the caller registers on the connection.
-INSERT INTO memories (id, content, content_hash, category, importance, tags, terms, created_at, embedding, passages,
+-- new_memories is an Arrow table the caller registers on the connection. {table}: memories_recent for a few
+-- (fold_recent_memories moves them on, migration 014), memories_stored for a batch.
+INSERT INTO {table} (id, content, content_hash, category, importance, tags, terms, created_at, embedding, passages,
                       commit_sha, sources, spec, phase)
 SELECT id, content, content_hash, category, importance, tags, terms, created_at, embedding, passages, commit_sha, sources,
        spec, phase
@@ -33,8 +34,9 @@ ORDER BY m.created_at DESC, m.seq DESC
 LIMIT $limit OFFSET $offset;
 
 -- name: delete_memory
--- The caller reads memory_state first to tell whether there was one: a lake has no RETURNING.
-DELETE FROM memories WHERE id = $id;
+-- The caller reads memory_state first to tell whether there was one: a lake has no RETURNING. Run on each
+-- of MEMORY_TABLES ({table}).
+DELETE FROM {table} WHERE id = $id;
 
 -- name: memory_stats
 -- rewrites counts deletes and updates: a snapshot that saw another count reloads whole.
@@ -51,11 +53,11 @@ UPDATE meta SET value = CAST(CAST(value AS BIGINT) + 1 AS VARCHAR) WHERE key = '
 SELECT id, content FROM memories ORDER BY seq;
 
 -- name: update_embeddings
--- new_vectors is an Arrow table (id, embedding, passages) the caller registers.
-UPDATE memories
+-- new_vectors is an Arrow table (id, embedding, passages) the caller registers. Run on each of MEMORY_TABLES.
+UPDATE {table} AS m
 SET embedding = new_vectors.embedding, passages = new_vectors.passages
 FROM new_vectors
-WHERE memories.id = new_vectors.id;
+WHERE m.id = new_vectors.id;
 
 -- name: load_memories
 -- Everything retrieval needs, for rows inserted after $after_seq, with their state (a change of state
@@ -88,7 +90,18 @@ SELECT id, NULL, $now, $now FROM unnest($ids::VARCHAR[]) AS t(id)
 WHERE id NOT IN (SELECT memory_id FROM memory_states);
 
 -- name: delete_memories
-DELETE FROM memories WHERE list_contains($ids::VARCHAR[], id);
+-- Run on each of MEMORY_TABLES.
+DELETE FROM {table} WHERE list_contains($ids::VARCHAR[], id);
+
+-- name: recent_memory_count
+SELECT count(*) FROM memories_recent;
+
+-- name: fold_recent_memories
+-- The small table's rows appended to the big one in one go, in the order stored (then clear_folded_memories).
+INSERT INTO memories_stored SELECT * FROM memories_recent ORDER BY seq;
+
+-- name: clear_folded_memories
+DELETE FROM memories_recent;
 
 -- name: delete_memory_states
 DELETE FROM memory_states WHERE list_contains($ids::VARCHAR[], memory_id);

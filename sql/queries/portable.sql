@@ -29,8 +29,8 @@ SELECT id, content_hash FROM memories;
 
 -- name: insert_portable_memories
 -- new_memories is an Arrow table the caller registers (user columns, content_hash, terms, embedding,
--- passages): inserted by name, in the table's order, so `seq` follows it.
-INSERT INTO memories BY NAME SELECT * FROM new_memories;
+-- passages): inserted by name, in the table's order, so `seq` follows it. In bulk: into the big table.
+INSERT INTO memories_stored BY NAME SELECT * FROM new_memories;
 
 -- name: insert_portable_memory_states
 -- new_memory_states is an Arrow table (memory_id and the state columns) the caller registers.

@@ -146,12 +146,21 @@ WHERE database_name = $database AND schema_name = 'main' AND table_name = $table
 ORDER BY column_index;
 
 -- name: copy_missing_rows
--- lake push: the rows of {source} that {target} lacks, matched on a key ({match} compares t. and s. columns).
+-- lake push: the rows of {source} that {existing} (the rows of {target}, or a union holding them) lacks,
+-- matched on a key ({match} compares t. and s. columns), into {target}.
 INSERT INTO {target} BY NAME
 SELECT {columns} FROM {source} AS s
-WHERE NOT EXISTS (SELECT 1 FROM {target} AS t WHERE {match});
+WHERE NOT EXISTS (SELECT 1 FROM {existing} AS t WHERE {match});
 
 -- name: copy_rows_in_order
 -- lake pull: every row of {source} into {target}, in {order} (so that a file's sequence numbers follow it).
 INSERT INTO {target} BY NAME
 SELECT {columns} FROM {source} ORDER BY {order};
+
+-- name: rename_table
+-- A lake project's table renamed by an upgrade (learnmem/storage/lake_upgrade.py): {name} is unqualified.
+ALTER TABLE {table} RENAME TO {name};
+
+-- name: probe_relation
+-- Binds {relation} and reads nothing: a CatalogException when it is missing.
+SELECT * FROM {relation} LIMIT 0;

@@ -29,7 +29,7 @@ import learnmem
 from learnmem.exchange import ghap_io
 from learnmem.embedding.embed import HashingEmbedder
 from learnmem.errors import NotFoundError, ValidationError
-from learnmem.memory.memories import MEMORY_CATEGORIES, PHASES
+from learnmem.memory.memories import MEMORY_CATEGORIES, MEMORY_TABLES, PHASES
 from learnmem.exchange.portable import RejectedImport
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -325,9 +325,12 @@ def test_memory_states_round_trip(hashed_lm, tmp_path):
 
 
 def _add_column(path: Path) -> None:
-    """What a later migration might do: a new user column on memories."""
+    """What a later migration might do: a new user column on memories (on both of its tables, migration 014; a
+    migration's views are then made again, as views.sql does)."""
     con = duckdb.connect(str(path))
-    con.execute("ALTER TABLE memories ADD COLUMN source VARCHAR")
+    for table in MEMORY_TABLES:
+        con.execute(f"ALTER TABLE {table} ADD COLUMN source VARCHAR")
+    con.execute("CREATE OR REPLACE VIEW memories AS SELECT * FROM memories_stored UNION ALL SELECT * FROM memories_recent")
     con.close()
 
 
@@ -336,7 +339,8 @@ def test_columns_added_later_flow_through(tmp_path):
     stored = source.store_memory("Imported from the team wiki", "fact").id
     _add_column(source.path)
     con = duckdb.connect(str(source.path))
-    con.execute("UPDATE memories SET source = 'wiki' WHERE id = ?", [stored])
+    for table in MEMORY_TABLES:
+        con.execute(f"UPDATE {table} SET source = 'wiki' WHERE id = ?", [stored])
     con.close()
     exported = _export(source)
     assert json.loads(exported.splitlines()[1])["source"] == "wiki"

@@ -9,6 +9,7 @@ import pytest
 
 import learnmem
 from learnmem.memory import dedupe
+from learnmem.memory.memories import MEMORY_TABLES
 from learnmem.embedding.embed import HashingEmbedder
 
 
@@ -176,7 +177,8 @@ def test_recency_and_importance_weights_reorder_by_a_documented_factor(tmp_path)
     new = memory.store_memory("The deploy job runs from the release branch nightly", "fact", importance=0.0).id
     memory.close()
     with duckdb.connect(str(path)) as con:  # age the first one by 60 days, as if stored back then
-        con.execute("UPDATE memories SET created_at = created_at - INTERVAL 60 DAY WHERE id = ?", [old])
+        for table in MEMORY_TABLES:
+            con.execute(f"UPDATE {table} SET created_at = created_at - INTERVAL 60 DAY WHERE id = ?", [old])
     memory = learnmem.open(path, embedder=HashingEmbedder())
     plain = {hit.id: hit.score for hit in memory.retrieve_memories("deploy job release branch")}
     recent = {hit.id: hit.score for hit in memory.retrieve_memories("deploy job release branch",
@@ -204,7 +206,8 @@ def test_unused_memories_are_listed_as_stale_and_use_is_counted(tmp_path):
             "The search index rebuilds nightly")]
     memory.close()
     with duckdb.connect(str(path)) as con:  # stored 40 days ago
-        con.execute("UPDATE memories SET created_at = created_at - INTERVAL 40 DAY")
+        for table in MEMORY_TABLES:
+            con.execute(f"UPDATE {table} SET created_at = created_at - INTERVAL 40 DAY")
     memory = learnmem.open(path, embedder=HashingEmbedder())
     assert [m.id for m in memory.list_stale_memories(days=30)] == ids  # never used, all stored long ago
     assert memory.list_stale_memories(days=50) == []

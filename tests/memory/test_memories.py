@@ -12,6 +12,7 @@ import learnmem
 from learnmem.search import hybrid as search
 from learnmem.embedding.embed import HashingEmbedder
 from learnmem.errors import NotFoundError, ValidationError
+from learnmem.memory.memories import FOLD_ROWS
 
 # The contract tests: each test that opens a store runs on a file and on a lake (tests/conftest.py).
 BOTH_BACKENDS = True
@@ -158,6 +159,34 @@ def test_retrieval_sees_writes_and_deletes_from_another_handle(lm, embedder, ope
     assert {h.id for h in lm.retrieve_memories("caching")} >= {added}
     other.delete_memory(added)
     assert added not in {h.id for h in lm.retrieve_memories("caching")}
+
+
+def test_single_stores_gather_in_the_small_table_and_move_to_the_big_one_together(hashed_lm, open_again):
+    """Migration 014: one store at a time goes to memories_recent, FOLD_ROWS of them move to memories_stored in one
+    append; a batch of FOLD_ROWS or more goes there at once; the view `memories`, listing and retrieval (this
+    handle's, kept current by its own writes, and another's) see every one once."""
+    halves = "SELECT (SELECT count(*) FROM memories_stored), (SELECT count(*) FROM memories_recent)"
+    other = open_again(embedder=HashingEmbedder())
+    assert other.retrieve_memories("warm-up") == []  # its snapshot: empty, loaded
+    singles = [hashed_lm.store_memory(f"The cache number {i} warms in {i * 7} seconds", "fact").id
+               for i in range(FOLD_ROWS + 3)]
+    assert hashed_lm.sql(halves).fetchone() == (FOLD_ROWS, 3)
+    batch = [r.id for r in hashed_lm.store_memories([{"content": f"Queue {i} drains {i * 3} jobs a minute",
+                                                       "category": "fact"} for i in range(FOLD_ROWS)])]
+    assert hashed_lm.sql(halves).fetchone() == (2 * FOLD_ROWS, 3)
+    every = singles + batch
+    assert hashed_lm.sql("SELECT count(*), count(DISTINCT id) FROM memories").fetchone() == (len(every), len(every))
+    # Newest first: the batch (its rows tie in a lake, where one insert's rows share their seq), then the singles.
+    listed = [m.id for page in range(0, len(every), 100) for m in hashed_lm.list_memories(limit=100, offset=page)]
+    assert set(listed[: len(batch)]) == set(batch) and listed[len(batch):] == singles[::-1]
+    for handle in (hashed_lm, other):
+        assert handle.retrieve_memories("cache number 5 warms in 35 seconds", limit=1)[0].id == singles[5]
+        last = f"Queue {FOLD_ROWS - 1} drains {(FOLD_ROWS - 1) * 3} jobs a minute"
+        assert handle.retrieve_memories(last, limit=1)[0].id == batch[-1]
+    hashed_lm.delete_memory(singles[-1])
+    hashed_lm.delete_memory(singles[0])  # one from each half
+    assert hashed_lm.sql(halves).fetchone() == (2 * FOLD_ROWS - 1, 2)
+    assert singles[0] not in {h.id for h in other.retrieve_memories("cache number 0 warms", limit=5)}
 
 
 def test_list_is_newest_first_with_filters_and_paging(filled):

@@ -158,7 +158,7 @@ KILLED_AFTER_COMMIT = textwrap.dedent(
     from learnmem.embedding.embed import HashingEmbedder
 
     @contextmanager
-    def write(self):  # Store.write, killed once its COMMIT has returned, before the detach's checkpoint
+    def write(self, committed=None):  # Store.write, killed once its COMMIT has returned, before the detach's checkpoint
         with self._writer() as con:
             con.begin()
             yield con

@@ -121,6 +121,51 @@ def test_an_empty_lake_is_made_learnmem_s_and_a_lake_is_checked_before_use(serve
         lake.prepare(foreign, "all-MiniLM-L6-v2", 384, LAYOUT)
 
 
+def _as_schema_13(target: str, files: Path, project: str, agents: tuple[str, ...]) -> None:
+    """Give a project the shape learnmem of schema 13 made (before migration 014): one `memories` table holding
+    every memory, no `memories` view in its agents' schemas."""
+    con = _attach(target, files)
+    p = f'lake."{project}"'
+    con.begin()
+    for agent in agents:
+        con.execute(f'DROP VIEW lake."{project}__{agent}"."memories"')
+    con.execute(f"INSERT INTO {p}.memories_recent SELECT * FROM {p}.memories_stored")
+    con.execute(f"DROP TABLE {p}.memories_stored")
+    con.execute(f"ALTER TABLE {p}.memories_recent RENAME TO memories")
+    con.execute(f"UPDATE {p}.meta SET value = '13' WHERE key = 'schema_version'")
+    con.commit()
+    con.close()
+
+
+def test_a_project_of_schema_13_is_upgraded_by_the_first_newer_learnmem_to_open_it(server, tmp_path):
+    import learnmem
+    from learnmem.embedding.embed import HashingEmbedder
+    from learnmem.storage import sql
+
+    target, files = f"ducklake:postgres:{server.create_database('upgraded')}", tmp_path / "files"
+    ours = str(max(version for version, _, _ in sql.migrations()))
+    opened = lambda agent: learnmem.open(target, data_path=files, project="team", agent=agent,  # noqa: E731
+                                         embedder=HashingEmbedder())
+    with opened("first") as first:
+        kept = [first.store_memory(text, "fact").id for text in ("Deploys run on Tuesdays", "The API is versioned")]
+    opened("second").close()
+    _as_schema_13(target, files, "team", ("first", "second"))
+    with opened("first") as first:  # upgrades the project, makes first's views again
+        assert first.info().schema_version == int(ours)
+        assert [m.id for m in first.list_memories()] == kept[::-1]
+        added = first.store_memory("Releases are tagged by CI", "fact").id
+        assert first.sql("SELECT count(*) FROM memory_list").fetchone() == (3,)
+        assert {hit.id for hit in first.retrieve_memories("when do deploys run?")} == {*kept, added}
+    with opened("second") as second:  # its views, made before the upgrade, are made again
+        assert second.sql("SELECT count(*) FROM memory_list").fetchone() == (3,)
+        assert second.get_memory(added).content == "Releases are tagged by CI"
+    con = _attach(target, files)
+    tables = {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'team'")
+              .fetchall()}
+    assert {"memories_stored", "memories_recent"} <= tables and "memories" not in tables
+    con.close()
+
+
 RETRYING_WRITER = """
 import sys
 import duckdb

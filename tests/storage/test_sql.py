@@ -9,6 +9,7 @@ import duckdb
 import pyarrow as pa
 import pytest
 
+from learnmem.memory.memories import MEMORY_TABLES
 from learnmem.storage import sql
 from learnmem.storage.store import extension_path
 
@@ -47,23 +48,28 @@ def test_every_named_query_prepares_on_a_migrated_file(hashed_lm):
             continue
         if name in ATTACHING or name in LAKE_ONLY:
             continue
-        try:
-            (statement,) = con.extract_statements(text)
-            if statement.type in PREPARABLE:
-                # Binding checks names of tables, columns and functions, not only syntax.
-                con.execute(f"PREPARE check_{name} AS {text.rstrip().rstrip(';')}")
-                con.execute(f"DEALLOCATE check_{name}")
-        except (duckdb.Error, ValueError) as error:
-            failures[name] = str(error)
+        for table in MEMORY_TABLES if name in PER_MEMORY_TABLE else (None,):
+            try:
+                formatted = text.format(table=table) if table else text
+                (statement,) = con.extract_statements(formatted)
+                if statement.type in PREPARABLE:
+                    # Binding checks names of tables, columns and functions, not only syntax.
+                    con.execute(f"PREPARE check_{name} AS {formatted.rstrip().rstrip(';')}")
+                    con.execute(f"DEALLOCATE check_{name}")
+            except (duckdb.Error, ValueError) as error:
+                failures[f"{name} ({table})" if table else name] = str(error)
     con.close()
     assert failures == {}
 
 
+# Queries run on each table of a memory's two (migration 014), named by {table}.
+PER_MEMORY_TABLE = ("delete_memory", "delete_memories", "update_embeddings", "insert_memories")
 # Queries over DuckLake's own functions, which bind only with a lake attached (tests/storage/test_lake_facts.py binds them).
 LAKE_ONLY = ("lake_snapshot",)
 ATTACHING = ("attach_file", "attach_lake", "create_lake_table", "create_lake_schema", "use_database", "detach_file",
              "copy_database", "copy_database_between", "copy_table_by_name", "allow_directory",
-             "count_rows", "copy_missing_rows", "copy_rows_in_order", "set_search_path")
+             "count_rows", "copy_missing_rows", "copy_rows_in_order", "set_search_path", "rename_table",
+             "probe_relation")
 
 
 def test_attach_queries_attach_use_and_detach_a_file(hashed_lm):

@@ -19,6 +19,10 @@ EXPECTED_SCHEMA = {
     "meta": ["key", "value"],
     "memories": ["id", "seq", "content", "content_hash", "category", "importance", "tags", "terms", "created_at", "embedding", "passages",
                  "commit_sha", "sources", "spec", "phase"],
+    # The view `memories` shows these two (migration 014): the bulk, and the newest stores.
+    **dict.fromkeys(("memories_stored", "memories_recent"),
+                    ["id", "seq", "content", "content_hash", "category", "importance", "tags", "terms", "created_at",
+                     "embedding", "passages", "commit_sha", "sources", "spec", "phase"]),
     "schema_migrations": ["version", "name", "applied_at"],
     "memory_list": ["id", "content", "category", "importance", "tags", "created_at", "superseded_by", "spec", "phase"],
     "memory_states": ["memory_id", "superseded_by", "forgotten_at", "changed_at"],
