@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHILD = """
 import sys
 import learnmem
-import learnmem.storage.store  # duckdb and the store, imported before "ready": on a loaded machine that took
+import learnmem.api  # the facade, duckdb and the store, imported before "ready": on a loaded machine that took
 from learnmem.embedding.embed import HashingEmbedder  # longer than the holder held the file (the open never waited)
 
 print("ready", flush=True)

@@ -46,8 +46,7 @@ PUSHED = MEMORY_TABLES | EXPERIENCE_TABLES | VALUE_TABLES
 NUMBERED = ("memories_stored", "memories_recent", "code_units")  # their seq is numbered by the database they arrive in
 # Each database moves its memories from memories_recent to memories_stored on its own schedule (migration 014):
 # a pushed memory is looked for in both of the project's tables.
-HALVES = {"memories_stored": ("memories_stored", "memories_recent"),
-          "memories_recent": ("memories_stored", "memories_recent")}
+HALVES = ("memories_stored", "memories_recent")
 _SOURCE = "learnmem_push_source"
 _PULLED = "learnmem_pull_target"
 
@@ -76,9 +75,9 @@ def push(store: LakeStore, file: str | os.PathLike, code: bool = False) -> SyncR
     with store.attached_file(path, _SOURCE), store.write() as con:
         for table, key in tables.items():
             target = f'{store.layout.project_schema}."{table}"'
-            existing = " UNION ALL ".join(f'SELECT * FROM {store.layout.project_schema}."{half}"'
-                                          for half in HALVES.get(table, (table,)))
-            added[table] = _copy_missing(con, f'{_SOURCE}.main."{table}"', target, f"({existing})", table, key)
+            existing = (sql.query("both_memory_halves").format(schema=store.layout.project_schema) if table in HALVES
+                        else target)
+            added[table] = _copy_missing(con, f'{_SOURCE}.main."{table}"', target, existing, table, key)
     return SyncResult(source=str(path), target=store.name(), added=_reported(added))
 
 

@@ -301,7 +301,7 @@ def _prepared(con: duckdb.DuckDBPyConnection, embedding_model: str, embedding_di
     version = int(meta.get("schema_version", "0"))
     if lake_upgrade.upgradable(version, int(ours)):
         statements, _ = _template_statements()
-        lake_upgrade.upgrade(con, layout, version, int(ours), dict(statements))
+        lake_upgrade.upgrade(con, layout.project_schema, version, int(ours), dict(statements))
         meta = _project_meta(con, layout) or {}
     if meta.get("schema_version") != ours:
         newer = int(meta.get("schema_version", "0")) > int(ours)
@@ -316,7 +316,7 @@ def _prepared(con: duckdb.DuckDBPyConnection, embedding_model: str, embedding_di
     if not _agent_ready(con, layout):
         _make_agent(con, layout)
     enter(con, layout)
-    if not lake_upgrade.views_current(con, layout):  # made by an earlier learnmem, before an upgrade
+    if not lake_upgrade.views_current(con, layout.agent_schema):  # made by an earlier learnmem, before an upgrade
         lake_upgrade.make_views(con)
     return meta
 

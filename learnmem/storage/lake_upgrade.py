@@ -19,17 +19,15 @@ from learnmem.version import VERSION
 if TYPE_CHECKING:
     import duckdb
 
-    from learnmem.storage.lake import Layout
 
-
-def _recent_memories(con: duckdb.DuckDBPyConnection, layout: Layout, statements: dict[str, str]) -> None:
+def _recent_memories(con: duckdb.DuckDBPyConnection, project_schema: str, statements: dict[str, str]) -> None:
     """Migration 014: `memories` becomes `memories_stored`, and `memories_recent` takes new memories."""
-    con.execute(sql.query("rename_table").format(table=f'{layout.project_schema}."memories"', name='"memories_stored"'))
+    con.execute(sql.query("rename_table").format(table=f'{project_schema}."memories"', name='"memories_stored"'))
     con.execute(statements["memories_recent"])
 
 
 # schema version -> the step that brings a project from the version before it.
-UPGRADES: dict[int, Callable[[duckdb.DuckDBPyConnection, Layout, dict[str, str]], None]] = {14: _recent_memories}
+UPGRADES: dict[int, Callable[[duckdb.DuckDBPyConnection, str, dict[str, str]], None]] = {14: _recent_memories}
 
 
 def upgradable(version: int, ours: int) -> bool:
@@ -37,27 +35,29 @@ def upgradable(version: int, ours: int) -> bool:
     return version < ours and all(step in UPGRADES for step in range(version + 1, ours + 1))
 
 
-def upgrade(con: duckdb.DuckDBPyConnection, layout: Layout, version: int, ours: int,
+def upgrade(con: duckdb.DuckDBPyConnection, project_schema: str, version: int, ours: int,
             statements: dict[str, str]) -> None:
-    """Bring the project (the current schema of `con`) from schema `version` to `ours`, in one transaction."""
+    """Bring the project `project_schema` (the current schema of `con`) from schema `version` to `ours`, in one
+    transaction; `statements`: the CREATE TABLE of each table, by name (lake.schema_statements)."""
     from learnmem.storage.store import set_meta
 
     if not upgradable(version, ours):
         raise LakeError(f"lake: schema {version} cannot be upgraded to {ours} here")
     con.begin()
     for step in range(version + 1, ours + 1):
-        UPGRADES[step](con, layout, statements)
+        UPGRADES[step](con, project_schema, statements)
     set_meta(con, "schema_version", str(ours))
     set_meta(con, "library_version", VERSION)
     con.commit()
 
 
-def views_current(con: duckdb.DuckDBPyConnection, layout: Layout) -> bool:
-    """Whether the agent's views are this schema's: its `memories` view (migration 014) is the newest."""
+def views_current(con: duckdb.DuckDBPyConnection, agent_schema: str) -> bool:
+    """Whether the views of the agent `agent_schema` are this schema's: its `memories` view (migration 014) is the
+    newest."""
     import duckdb
 
     try:
-        con.execute(sql.query("probe_relation").format(relation=f'{layout.agent_schema}."memories"')).fetchall()
+        con.execute(sql.query("probe_relation").format(relation=f'{agent_schema}."memories"')).fetchall()
         return True
     except duckdb.CatalogException:
         return False

@@ -146,8 +146,8 @@ WHERE database_name = $database AND schema_name = 'main' AND table_name = $table
 ORDER BY column_index;
 
 -- name: copy_missing_rows
--- lake push: the rows of {source} that {existing} (the rows of {target}, or a union holding them) lacks,
--- matched on a key ({match} compares t. and s. columns), into {target}.
+-- lake push: the rows of the source that the existing rows (the target's, or a union holding them) lack,
+-- matched on a key (the match compares t. and s. columns), into the target.
 INSERT INTO {target} BY NAME
 SELECT {columns} FROM {source} AS s
 WHERE NOT EXISTS (SELECT 1 FROM {existing} AS t WHERE {match});
@@ -164,3 +164,7 @@ ALTER TABLE {table} RENAME TO {name};
 -- name: probe_relation
 -- Binds {relation} and reads nothing: a CatalogException when it is missing.
 SELECT * FROM {relation} LIMIT 0;
+
+-- name: both_memory_halves
+-- lake push: a project's memories in both of its tables (migration 014): the rows copy_missing_rows looks in.
+(SELECT * FROM {schema}."memories_stored" UNION ALL SELECT * FROM {schema}."memories_recent")
