@@ -20,6 +20,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from learnmem.memory import memories
 from learnmem.storage import lake, sql
 from learnmem.errors import ModelMismatchError, NotFoundError, ValidationError
 from learnmem.storage.lake_store import LakeStore
@@ -46,7 +47,7 @@ PUSHED = MEMORY_TABLES | EXPERIENCE_TABLES | VALUE_TABLES
 NUMBERED = ("memories_stored", "memories_recent", "code_units")  # their seq is numbered by the database they arrive in
 # Each database moves its memories from memories_recent to memories_stored on its own schedule (migration 014):
 # a pushed memory is looked for in both of the project's tables.
-HALVES = ("memories_stored", "memories_recent")
+HALVES = memories.MEMORY_TABLES
 _SOURCE = "learnmem_push_source"
 _PULLED = "learnmem_pull_target"
 
@@ -108,8 +109,8 @@ def pull(store: LakeStore, file: str | os.PathLike) -> SyncResult:
 def _reported(added: dict[str, int]) -> dict[str, int]:
     """Rows added per table, memories counted as one table (their two halves are where each database keeps them);
     tables with none left out."""
-    memories = sum(added.pop(table, 0) for table in HALVES)
-    return {table: n for table, n in ({"memories": memories} | added).items() if n}
+    both = sum(added.pop(table, 0) for table in HALVES)
+    return {table: n for table, n in ({"memories": both} | added).items() if n}
 
 
 def _copy_missing(con, source: str, target: str, existing: str, table: str, key: tuple[str, ...] | None) -> int:
