@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -48,6 +47,7 @@ import learnmem
 from learnmem.embedding.embed import models_cache_dir
 from mcp_adapter.server import MAX_SQL_ROWS, build_server
 from tests.gitrepo import GitRepo
+from tests.mcp_adapter.lines import LineReader
 from tests.mcp_adapter.test_session import CALL_TIMEOUT_S, CORPUS, SERVER, Agent
 
 DOCUMENTED_ERRORS = {"validation_error", "not_found", "insufficient_data"}
@@ -698,6 +698,7 @@ class RawClient:
         self.stderr = (cwd / "raw.stderr").open("w")
         self.process = subprocess.Popen([str(SERVER), "--db", str(db)], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=self.stderr, cwd=cwd, env=env)
+        self.lines = LineReader(self.process.stdout)
         init = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}
         assert "result" in self.request(json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize",
                                                     "params": init}).encode())
@@ -709,9 +710,8 @@ class RawClient:
 
     def request(self, line: bytes) -> dict[str, Any]:
         self.send(line)
-        ready, _, _ = select.select([self.process.stdout], [], [], CALL_TIMEOUT_S)
-        assert ready, f"no answer in {CALL_TIMEOUT_S} s to {line[:100]!r}"
-        answer_line = self.process.stdout.readline()
+        answer_line = self.lines.readline(CALL_TIMEOUT_S)
+        assert answer_line is not None, f"no answer in {CALL_TIMEOUT_S} s to {line[:100]!r}"
         assert answer_line, f"no answer, server exited with {self.process.poll()}"
         return _strict_json(answer_line.decode("utf-8"))
 

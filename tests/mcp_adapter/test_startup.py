@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import signal
 import subprocess
 import sys
@@ -23,6 +22,7 @@ import pytest
 
 import learnmem
 from mcp_adapter import handshake
+from tests.mcp_adapter.lines import LineReader
 
 SERVER = Path(sys.executable).parent / "learnmem-mcp"
 # Generous: an answer that never comes fails the test instead of hanging it.
@@ -47,15 +47,15 @@ class Process:
         with self.stderr_path.open("wb") as stderr:
             self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
                                             cwd=cwd, env=env)
+        self.lines = LineReader(self.process.stdout)
 
     def send(self, *messages: dict[str, Any]) -> None:
         self.process.stdin.write(b"".join(json.dumps(message).encode() + b"\n" for message in messages))
         self.process.stdin.flush()
 
     def receive(self) -> dict[str, Any]:
-        ready, _, _ = select.select([self.process.stdout], [], [], ANSWER_TIMEOUT_S)
-        assert ready, f"no answer in {ANSWER_TIMEOUT_S} s"
-        line = self.process.stdout.readline()
+        line = self.lines.readline(ANSWER_TIMEOUT_S)
+        assert line is not None, f"no answer in {ANSWER_TIMEOUT_S} s: {self.stderr()}"
         assert line, f"no answer: the server exited with {self.process.poll()}: {self.stderr()}"
         return json.loads(line)
 
