@@ -17,14 +17,14 @@ from learnmem.version import VERSION as __version__
 if TYPE_CHECKING:
     from learnmem.api import Learnmem, init_project, open
     from learnmem.errors import InsufficientDataError, LearnmemError, NotFoundError, ValidationError
-    from learnmem.memory.memories import MEMORY_CATEGORIES
+    from learnmem.memory.items import MEMORY_CATEGORIES
     from learnmem.memory.records import DeleteResult, ForgetResult, Info, Memory, MemoryHit, StoreResult
 
 # duckdb, numpy and pyarrow cost ~300 ms to import, and even the record types ~20 ms; a hook answered by the
 # MCP server spends ~30 ms in all, and `learnmem --help` must not pay either, so every name loads on first use.
 _LAZY = {
     "Learnmem": "learnmem.api", "open": "learnmem.api", "init_project": "learnmem.api",
-    "MEMORY_CATEGORIES": "learnmem.memory.memories",
+    "MEMORY_CATEGORIES": "learnmem.memory.items",
     **dict.fromkeys(("InsufficientDataError", "LearnmemError", "NotFoundError", "ValidationError"), "learnmem.errors"),
     **dict.fromkeys(("DeleteResult", "ForgetResult", "Info", "Memory", "MemoryHit", "StoreResult"),
                     "learnmem.memory.records"),

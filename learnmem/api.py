@@ -118,7 +118,7 @@ class Learnmem:
 
         It records the commit it is made at (HEAD of the project's repository, if any) and `sources`, the
         documents it came from ("README.md#install", "lib/auth.py"; `docs_gaps` counts them); `spec`, the
-        slug of the spec or project it belongs to, and `phase`, one of memories.PHASES (planning,
+        slug of the spec or project it belongs to, and `phase`, one of items.PHASES (planning,
         implementation, review, close-out).
 
         An exact duplicate of a stored text is not stored again: its id comes back with duplicate=True. Nor is
@@ -147,7 +147,10 @@ class Learnmem:
     def store_memories(self, items: Iterable[Mapping[str, Any]], allow_secrets: bool = False,
                        force: bool = False) -> list[StoreResult]:
         """Store many memories at once (dicts with content, category, importance?, tags?, sources?, spec?,
-        phase?): batched embedding, chunked commits; each records HEAD's commit as store_memory does.
+        phase?; a turn of a conversation also session, speaker and said_at, the time it was said:
+        learnmem.exchange.transcripts.turns_of reads a transcript file into such items): batched embedding,
+        chunked commits; each records HEAD's commit as store_memory does. A turn's duplicate key is its text,
+        session, speaker and time, and no restatement check applies to it (a conversation repeats itself).
 
         If any content looks like a credential, nothing is stored (unless `allow_secrets`), and restatements of
         current memories are not (unless `force`), as for store_memory.
@@ -159,11 +162,12 @@ class Learnmem:
         self, query: str, limit: int = 10, category: str | None = None, tags: Sequence[str] | None = None,
         include_superseded: bool = False, recency_half_life_days: float | None = None,
         importance_weight: float = 0.0, detail: str = "full", spec: str | None = None, phase: str | None = None,
-        since: str | datetime | None = None,
+        since: str | datetime | None = None, until: str | datetime | None = None, session: str | None = None,
     ) -> list[MemoryHit] | list[MemorySummary] | list[MemoryWithFiles]:
         """The memories most relevant to `query` (hybrid semantic + keyword search), best first; superseded
-        ones only with `include_superseded`, forgotten ones never. `category`, `tags`, `spec`, `phase` and
-        `since` (an ISO date/datetime or an age: "12h", "7d", "2w") filter exactly. `recency_half_life_days`
+        ones only with `include_superseded`, forgotten ones never. `category`, `tags`, `spec`, `phase`,
+        `session` (the turns of one conversation) and the window `since`..`until` (each an ISO date/datetime
+        or an age: "12h", "7d", "2w"; a turn's time is when it was said) filter exactly. `recency_half_life_days`
         (a memory that old counts half) and `importance_weight` (0-1) reorder the relevant ones; both off.
 
         `detail`: "index" gives each as id, category, score and a one-line summary (MemorySummary: cheap to
@@ -173,7 +177,7 @@ class Learnmem:
         detail = validate.choice("detail", detail, memories.DETAILS)
         hits = memories.retrieve_memories(self._memory_index, self.embedder, query, limit, category, tags,
                                           include_superseded, recency_half_life_days, importance_weight, spec,
-                                          phase, since)
+                                          phase, since, until, session)
         self._accesses.record(hit.id for hit in hits)
         if detail == "index":
             return [memories.summary_of(hit) for hit in hits]
@@ -184,12 +188,13 @@ class Learnmem:
     def list_memories(
         self, category: str | None = None, tags: Sequence[str] | None = None, limit: int = 50, offset: int = 0,
         include_superseded: bool = False, spec: str | None = None, phase: str | None = None,
-        since: str | datetime | None = None,
+        since: str | datetime | None = None, until: str | datetime | None = None, session: str | None = None,
     ) -> list[Memory]:
-        """Memories newest first, filtered by category, tags (all must match), spec, phase and since (as
-        retrieve_memories); superseded ones only with `include_superseded`, forgotten ones never."""
+        """Memories newest first (a turn by when it was said), filtered by category, tags (all must match),
+        spec, phase, session and the window since..until (as retrieve_memories); superseded ones only with
+        `include_superseded`, forgotten ones never."""
         return memories.list_memories(self.store, category, tags, limit, offset, include_superseded, spec, phase,
-                                      since)
+                                      since, until, session)
 
     def get_memory(self, id: str) -> Memory:  # noqa: A002 - the MCP tool's parameter name
         """One memory by id."""
@@ -518,8 +523,10 @@ class Learnmem:
 
     def import_data(self, path: str | os.PathLike, format: str | None = None, progress: bool = True,  # noqa: A002
                     allow_secrets: bool = False) -> DataImportResult:
-        """Import a JSONL export (every line checked first; any bad line and nothing is imported) or a markdown
-        memory file (bad sections skipped and reported), merging by id: stored ids are skipped and counted.
+        """Import a JSONL export (every line checked first; any bad line and nothing is imported), a markdown
+        memory file (bad sections skipped and reported), merging by id: stored ids are skipped and counted; or a
+        conversation transcript, one memory per turn with its session, speaker and time (format `turns`: JSON
+        lines of turns; `claude-code`: Claude Code's session transcript; learnmem.exchange.transcripts).
         Memories and values are embedded with this file's model (a progress bar on a terminal when
         `progress`), then everything is written in one transaction. `format` is read from the content when None.
         Memories or values that look like credentials refuse the whole import unless `allow_secrets`."""

@@ -9,7 +9,7 @@ from learnmem.context.assembly import DEPTHS
 from learnmem.learning.experiences import AXES
 from learnmem.learning.terms import DOMAINS, ROOT_CAUSE_CATEGORIES, STATUSES, STRATEGIES
 from learnmem.learning.clusters import cluster_axis
-from learnmem.memory.memories import MEMORY_CATEGORIES, PHASES
+from learnmem.memory.items import MEMORY_CATEGORIES, PHASES
 
 __all__ = ["AXES", "DEPTHS", "DOMAINS", "MEMORY_CATEGORIES", "PHASES", "ROOT_CAUSE_CATEGORIES", "STATUSES",
            "STRATEGIES", "cluster_axis"]

@@ -37,7 +37,11 @@ Phase = Literal[vocabulary.PHASES]
 SpecParam = Annotated[str | None, Field(description="The spec or project slug, e.g. 'checkout-v2'.")]
 PhaseParam = Annotated[Phase | None, Field(description="The phase: planning, implementation, review, close-out.")]
 SinceParam = Annotated[str | None, Field(
-    description="Only memories stored since then: an ISO date/datetime, or an age such as '12h', '7d', '2w'.")]
+    description="Only memories stored (a conversation turn: said) since then: an ISO date/datetime, or an age such "
+                "as '12h', '7d', '2w'.")]
+UntilParam = Annotated[str | None, Field(
+    description="Only memories stored (a turn: said) until then: an ISO date/datetime, or an age.")]
+SessionParam = Annotated[str | None, Field(description="Only the turns of this conversation session.")]
 Domain = Literal[vocabulary.DOMAINS]
 Strategy = Literal[vocabulary.STRATEGIES]
 RootCauseCategory = Literal[vocabulary.ROOT_CAUSE_CATEGORIES]
@@ -72,3 +76,6 @@ class MemoryItem(TypedDict):
     sources: NotRequired[list[str] | None]
     spec: NotRequired[str | None]
     phase: NotRequired[Phase | None]
+    session: NotRequired[str | None]
+    speaker: NotRequired[str | None]
+    said_at: NotRequired[str | None]

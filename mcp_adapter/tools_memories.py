@@ -17,8 +17,10 @@ from mcp_adapter.schema import (
     MemoryCategory,
     MemoryItem,
     PhaseParam,
+    SessionParam,
     SinceParam,
     SpecParam,
+    UntilParam,
 )
 
 
@@ -68,7 +70,8 @@ def register(server: MCPServer, lm: Any) -> None:
     )
     async def store_memories(
         items: Annotated[list[MemoryItem], Field(
-            description="The memories: {content, category, importance?, tags?, sources?, spec?, phase?}.")],
+            description="The memories: {content, category, importance?, tags?, sources?, spec?, phase?}; a turn "
+                        "of a conversation also {session, speaker, said_at (ISO datetime)}.")],
         allow_secrets: Annotated[bool, Field(
             description="Store them even if some look like credentials; only when that is intended.")] = False,
         force: Annotated[bool, Field(
@@ -103,15 +106,19 @@ def register(server: MCPServer, lm: Any) -> None:
         spec: SpecParam = None,
         phase: PhaseParam = None,
         since: SinceParam = None,
+        until: UntilParam = None,
+        session: SessionParam = None,
     ) -> CallToolResult:
         return await call(lm.retrieve_memories, query, limit=limit, category=category, tags=tags,
                           include_superseded=include_superseded, recency_half_life_days=recency_half_life_days,
-                          importance_weight=importance_weight, detail=detail, spec=spec, phase=phase, since=since)
+                          importance_weight=importance_weight, detail=detail, spec=spec, phase=phase, since=since,
+                          until=until, session=session)
 
     @server.tool(
         annotations=READ_ONLY,
         description=(
-            "List stored memories, newest first, optionally filtered by category, tags, spec, phase or since; "
+            "List stored memories, newest first, optionally filtered by category, tags, spec, phase, session, "
+            "since or until; "
             "page with limit and offset. Returns {results: [...], count}."
         ),
     )
@@ -124,9 +131,12 @@ def register(server: MCPServer, lm: Any) -> None:
         spec: SpecParam = None,
         phase: PhaseParam = None,
         since: SinceParam = None,
+        until: UntilParam = None,
+        session: SessionParam = None,
     ) -> CallToolResult:
         return await call(lm.list_memories, category=category, tags=tags, limit=limit, offset=offset,
-                          include_superseded=include_superseded, spec=spec, phase=phase, since=since)
+                          include_superseded=include_superseded, spec=spec, phase=phase, since=since, until=until,
+                          session=session)
 
     @server.tool(
         annotations=READ_ONLY,

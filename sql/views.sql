@@ -9,8 +9,10 @@ UNION ALL
 SELECT * FROM memories_recent;
 
 CREATE OR REPLACE VIEW memory_list AS
--- Forgotten memories are left out; superseded ones say what replaced them.
-SELECT m.id, m.content, m.category, m.importance, m.tags, m.created_at, s.superseded_by, m.spec, m.phase
+-- Forgotten memories are left out; superseded ones say what replaced them. A conversation turn (migration 015)
+-- has its session, speaker and the time it was said.
+SELECT m.id, m.content, m.category, m.importance, m.tags, m.created_at, s.superseded_by, m.spec, m.phase,
+       m.session, m.speaker, m.said_at
 FROM memories m LEFT JOIN memory_states s ON s.memory_id = m.id
 WHERE s.forgotten_at IS NULL;
 

@@ -135,7 +135,7 @@ def stats(seconds: list[float]) -> dict:
 
 
 def _memories() -> list[dict]:
-    from learnmem.memory.memories import MEMORY_CATEGORIES
+    from learnmem.memory.items import MEMORY_CATEGORIES
 
     items, seen = [], set()
     for path in sorted(QUALITY.glob("*.jsonl")):

@@ -159,7 +159,8 @@ def cmd_recall(args: argparse.Namespace) -> None:
     hits = lm.retrieve_memories(args.query, limit=args.limit, category=args.category, tags=args.tag,
                                 include_superseded=args.include_superseded,
                                 recency_half_life_days=args.half_life, importance_weight=args.importance_weight,
-                                detail=args.detail, spec=args.spec, phase=args.phase, since=args.since)
+                                detail=args.detail, spec=args.spec, phase=args.phase, since=args.since,
+                                until=args.until, session=args.session)
     if args.json:
         output.emit_json(output.as_json(hits))
     elif not hits:
@@ -187,7 +188,7 @@ def cmd_memories(args: argparse.Namespace) -> None:
     else:
         memories = lm.list_memories(category=args.category, tags=args.tag, limit=args.limit, offset=args.offset,
                                     include_superseded=args.include_superseded, spec=args.spec, phase=args.phase,
-                                    since=args.since)
+                                    since=args.since, until=args.until, session=args.session)
     if args.json:
         output.emit_json(output.as_json(memories))
     elif not memories:
@@ -340,14 +341,18 @@ def _common_options(*, suppress_defaults: bool) -> argparse.ArgumentParser:
 
 
 def _filter_options(parser: argparse.ArgumentParser) -> None:
-    """--category, --tag, --spec, --phase and --since, shared by recall and memories."""
+    """--category, --tag, --spec, --phase, --session, --since and --until, shared by recall and memories."""
     parser.add_argument("--category", metavar="C", help="only this category")
     parser.add_argument(
         "--tag", metavar="T", action="append", help="only memories with this tag (repeat for several)"
     )
     _spec_options(parser, "only memories of this spec (a slug, e.g. checkout-v2)", "only memories of this phase")
+    parser.add_argument("--session", metavar="S", help="only the turns of this conversation session (transcripts)")
     parser.add_argument("--since", metavar="WHEN",
-                        help="only memories stored since then: an ISO date or datetime, or an age (12h, 7d, 2w)")
+                        help="only memories stored (a conversation turn: said) since then: an ISO date or datetime, "
+                             "or an age (12h, 7d, 2w)")
+    parser.add_argument("--until", metavar="WHEN",
+                        help="only memories stored (a turn: said) until then: an ISO date or datetime, or an age")
 
 
 def _spec_options(parser: argparse.ArgumentParser, spec_help: str, phase_help: str) -> None:

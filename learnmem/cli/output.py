@@ -43,7 +43,10 @@ def format_memory(memory: Any, score: float | None = None) -> str:
     parts = []
     if score is not None:
         parts.append(f"{score:.3f}")
-    parts += [memory.id, f"{memory.category:<11}", f"{memory.importance:.2f}", one_line(memory.content)]
+    parts += [memory.id, f"{memory.category:<11}", f"{memory.importance:.2f}"]
+    if getattr(memory, "said_at", None):  # a turn of a conversation
+        parts.append(f"said {memory.said_at} in {memory.session}")
+    parts.append(one_line(memory.content))
     if memory.tags:
         parts.append(" ".join(f"#{tag}" for tag in memory.tags))
     return "  ".join(parts)

@@ -46,7 +46,7 @@ def cmd_export(args: argparse.Namespace) -> None:
 
 
 def cmd_import(args: argparse.Namespace) -> None:
-    """Import a JSON lines export or a markdown memory file, merging by id."""
+    """Import a JSON lines export or a markdown memory file, merging by id; or a conversation transcript."""
     result = output.open_learnmem(args).import_data(args.path, format=args.format, progress=not (args.quiet or args.json),
                                          allow_secrets=args.allow_secrets)
     if args.json:
@@ -67,7 +67,8 @@ def cmd_import(args: argparse.Namespace) -> None:
 COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
     "backup": (cmd_backup, "copy the database file consistently (while others use it) and print the copy's path"),
     "export": (cmd_export, "write memories, GHAP entries and values as JSON lines (lossless) or markdown"),
-    "import": (cmd_import, "import a JSON lines export or a markdown memory file, merging by id"),
+    "import": (cmd_import, "import a JSON lines export or a markdown memory file, merging by id, or a "
+                           "conversation transcript (a memory per turn)"),
 }
 
 
@@ -81,8 +82,10 @@ def add_arguments(commands: dict[str, argparse.ArgumentParser]) -> None:
                         help="jsonl (lossless, re-importable) or markdown (the agent-learning layout); "
                              "default: markdown for a .md PATH, else jsonl")
     imported = commands["import"]
-    imported.add_argument("path", metavar="PATH", help="a `learnmem export` JSONL file or a markdown memory file")
-    imported.add_argument("--format", choices=("jsonl", "markdown"), help="default: read from the content")
+    imported.add_argument("path", metavar="PATH", help="a `learnmem export` JSONL file, a markdown memory file, or "
+                                                       "a transcript: JSON lines of turns, or Claude Code's")
+    imported.add_argument("--format", choices=("jsonl", "markdown", "turns", "claude-code"),
+                          help="default: read from the content")
     imported.add_argument("--quiet", "-q", action="store_true", help="no progress display")
     imported.add_argument("--allow-secrets", dest="allow_secrets", action="store_true",
                           help="import memories that look like credentials too (refused otherwise)")

@@ -23,16 +23,18 @@ from learnmem.memory import secret_scan
 from learnmem.storage import sql
 from learnmem import validate
 from learnmem.errors import LearnmemError, ValidationError
-from learnmem.memory.memories import (
+from learnmem.memory.items import (
     MAX_CONTENT_CHARS,
     MEMORY_CATEGORIES,
-    content_hash,
-    new_id,
-    passage_lists,
+    turn_hash,
     validate_phase,
+    validate_said_at,
+    validate_session,
     validate_sources,
+    validate_speaker,
     validate_spec,
 )
+from learnmem.memory.memories import new_id, passage_lists
 from learnmem.progress import Progress
 from learnmem.storage.store import Store
 
@@ -144,6 +146,9 @@ def memory_row(raw: Mapping[str, Any], columns: Columns) -> tuple[dict[str, Any]
         "sources": list(validate_sources("sources", raw.get("sources"))) or None,
         "spec": validate_spec("spec", raw.get("spec")),
         "phase": validate_phase("phase", raw.get("phase")),
+        "session": validate_session("session", raw.get("session")),
+        "speaker": validate_speaker("speaker", raw.get("speaker")),
+        "said_at": None if raw.get("said_at") is None else validate_said_at("said_at", check_time("said_at", raw["said_at"])),
     }
     for name in columns.memory.names:
         if name not in row and name in raw:
@@ -249,7 +254,8 @@ def apply_batch(store: Store, embedder_factory: Callable[[], Any], batch: Batch,
     if not batch.allow_secrets:
         _refuse_secrets(batch, where)
     for memory in batch.memories:
-        memory.row["content_hash"] = content_hash(memory.row["content"])
+        row = memory.row
+        row["content_hash"] = turn_hash(row["content"], row.get("session"), row.get("speaker"), row.get("said_at"))
         if memory.row["id"] is None:
             memory.row["id"] = new_id(now)
     with store.read() as con:

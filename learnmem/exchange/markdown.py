@@ -41,12 +41,12 @@ from typing import Any
 from learnmem.storage import sql
 from learnmem import validate
 from learnmem.errors import ValidationError
-from learnmem.memory.memories import MAX_CONTENT_CHARS, MEMORY_CATEGORIES, validate_phase, validate_spec
+from learnmem.memory.items import MAX_CONTENT_CHARS, MEMORY_CATEGORIES, validate_phase, validate_spec
 from learnmem.exchange.import_batch import Batch, ImportedMemory, check_time
 from learnmem.exchange.rows import iso_z, rows_of
 
 CONSOLIDATED_IMPORTANCE = 0.7
-EPHEMERAL = ("progress", "blocker")  # never consolidated: they describe a moment
+EPHEMERAL = ("progress", "blocker", "conversation")  # never consolidated: they describe a moment
 MARKDOWN_CONSOLIDATED_IMPORTANCE = 0.8  # of a foreign bullet under Consolidated Learnings
 MARKDOWN_SESSION_IMPORTANCE = 0.5
 SECTION_TAG = "section:"

@@ -62,7 +62,7 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from learnmem.exchange import ghap_io
+from learnmem.exchange import ghap_io, transcripts
 from learnmem.exchange.rows import iso_z, rows_of
 from learnmem.storage import sql
 from learnmem import validate
@@ -84,7 +84,8 @@ from learnmem.version import VERSION
 
 FORMAT = "learnmem-export"
 FORMAT_VERSION = 1
-FORMATS = ("jsonl", "markdown")
+EXPORT_FORMATS = ("jsonl", "markdown")
+FORMATS = (*EXPORT_FORMATS, *transcripts.FORMATS)  # what import_data reads
 KINDS = ("memory", "ghap_entry", "value")
 _FIELD = re.compile(r"^[A-Za-z_][\w.\[\]]*( \([^)]*\))?: ")
 # Characters JSON leaves raw that str.splitlines() (and other line readers) treat as line breaks.
@@ -108,7 +109,7 @@ class ExportResult:
 def export_data(store: Store, out: str | os.PathLike | TextIO, format: str = "jsonl") -> ExportResult:
     """Write what the user owns as JSON lines (lossless) or markdown (the agent-learning layout) to a path
     (written whole, then renamed into place) or a text stream; see the module docstring."""
-    chosen = validate.choice("format", format, FORMATS)
+    chosen = validate.choice("format", format, EXPORT_FORMATS)
     with store.read() as con:
         meta = dict(con.execute(sql.query("get_meta")).fetchall())
         if chosen == "jsonl":
@@ -224,13 +225,13 @@ def _format_of(source: Path, text: str, format: str | None) -> str:
         return validate.choice("format", format, FORMATS)
     first = next((line.strip() for line in text.split("\n") if line.strip()), "")
     if first.startswith("{"):
-        return "jsonl"
+        return ("jsonl" if '"header"' in first else transcripts.detect(text)) or "jsonl"
     if _markdown().markdown_layout(text):
         return "markdown"
     raise ValidationError(
         f"path: {source} is neither a learnmem JSONL export (its first line is a JSON header with "
-        f"\"kind\": \"header\") nor markdown in the agent-learning layout (`## Consolidated Learnings`, "
-        f"`## Session ...`, `### User Corrections`, ...)")
+        f"\"kind\": \"header\"), nor a transcript (JSON lines of turns, or Claude Code's), nor markdown in the "
+        f"agent-learning layout (`## Consolidated Learnings`, `## Session ...`, `### User Corrections`, ...)")
 
 
 def _located(where: str, kind: str, error: Exception) -> str:
@@ -328,7 +329,8 @@ def _parse_jsonl(text: str, columns: Columns, source: Path) -> Batch:
 def import_data(store: Store, embedder_factory: Callable[[], Any], path: str | os.PathLike,
                 format: str | None = None, progress: bool = True, allow_secrets: bool = False) -> DataImportResult:
     """Import a JSONL export (all or nothing) or a markdown memory file (bad sections skipped and reported),
-    merging by id; see the module docstring. `format` (jsonl, markdown) is read from the content when None.
+    merging by id; see the module docstring; or a transcript (learnmem.exchange.transcripts: JSON lines of
+    turns, or Claude Code's), one memory per turn. `format` (FORMATS) is read from the content when None.
     A memory or value that looks like it holds a credential refuses the import (unless `allow_secrets`)."""
     source = Path(path).expanduser()
     text = _read_text(source)
@@ -340,6 +342,11 @@ def import_data(store: Store, embedder_factory: Callable[[], Any], path: str | o
         batch = _parse_jsonl(text, columns, source)
         if batch.problems:
             raise _refuse(source, batch.problems)
+    elif chosen in transcripts.FORMATS:
+        reading = transcripts.read(text, source, chosen)
+        if reading.problems:
+            raise _refuse(source, reading.problems)
+        batch = transcripts.batch_of(reading, now)
     else:
         batch = _markdown().parse_markdown(text, source, now)
     batch.allow_secrets = validate.flag("allow_secrets", allow_secrets)

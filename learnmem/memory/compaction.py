@@ -20,14 +20,15 @@ import numpy as np
 
 from learnmem.storage import backup, sql
 from learnmem import validate
-from learnmem.memory.memories import MEMORY_CATEGORIES
+from learnmem.memory.items import MEMORY_CATEGORIES
 from learnmem.memory.index import MemoryIndex
 from learnmem.memory.records import Memory
 from learnmem.search.hybrid import one_blas_thread
 from learnmem.storage.store import Store, utc_now
 
 COMPACT_THRESHOLD = 0.75
-NEVER_COMPACTED = ("correction",)
+# Corrections say what was wrong, each on its own; conversation turns are a record of what was said.
+NEVER_COMPACTED = ("correction", "conversation")
 BLOCK_ROWS = 1024  # rows of the similarity matrix computed at once
 
 
@@ -53,7 +54,7 @@ class CompactResult:
 
 def compact_memories(store: Store, index: MemoryIndex, category: str | None = None,
                      dry_run: bool = True) -> CompactResult:
-    """Group near-duplicate current memories (of `category`, else of every category but corrections) and,
+    """Group near-duplicate current memories (of `category`, else of every category but NEVER_COMPACTED) and,
     unless `dry_run`, back the file up and supersede each group's older members by its newest."""
     if category is not None:
         validate.choice("category", category, MEMORY_CATEGORIES)

@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from learnmem.storage import sql
+from learnmem.memory.items import MemoryFilter
 from learnmem.memory.records import Memory
 from learnmem.search.hybrid import Bm25, one_blas_thread
 from learnmem.storage.store import Store, iso  # noqa: F401 - iso is re-exported for its older importers
@@ -26,15 +27,16 @@ from learnmem.storage.vectors import to_matrix
 
 _MAX_CHUNKS = 16
 MEMORY_COLUMNS = ("id", "content", "category", "importance", "tags", "created_at", "superseded_by", "commit_sha",
-                  "sources", "spec", "phase")
+                  "sources", "spec", "phase", "session", "speaker", "said_at")
 
 
 def memory_fields(row: Sequence[Any]) -> dict[str, Any]:
     """Memory's fields from a row (id, content, category, importance, tags, created_at, superseded_by,
-    commit_sha, sources, spec, phase): the column order of the memory queries."""
+    commit_sha, sources, spec, phase, session, speaker, said_at): the column order of the memory queries."""
     fields = dict(zip(MEMORY_COLUMNS, row[: len(MEMORY_COLUMNS)]))
     return fields | {"tags": tuple(fields["tags"]), "created_at": iso(fields["created_at"]),
-                     "sources": tuple(fields["sources"] or ())}
+                     "sources": tuple(fields["sources"] or ()),
+                     "said_at": None if fields["said_at"] is None else iso(fields["said_at"])}
 
 
 class _Passages:
@@ -131,18 +133,23 @@ class MemorySnapshot:
         return scores
 
     def eligible(self, category: str | None, tags: tuple[str, ...], include_superseded: bool = False,
-                 spec: str | None = None, phase: str | None = None, since: datetime | None = None) -> np.ndarray:
-        """Rows of this category, spec and phase (each if given), stored at or after `since` (if given),
-        carrying every tag in `tags`; never forgotten ones, superseded ones only with `include_superseded`."""
+                 origin: MemoryFilter | None = None) -> np.ndarray:
+        """Rows of this category (if given) carrying every tag in `tags`, and of the spec, phase, session and
+        time window of `origin` (each if given); never forgotten ones, superseded ones only with
+        `include_superseded`."""
         mask = ~self.forgotten if include_superseded else ~(self.forgotten | self.superseded)
         if category is not None:
             mask &= self.categories == category
-        for name, wanted in (("spec", spec), ("phase", phase)):
+        origin = origin or MemoryFilter(None, None, None)
+        for name, wanted in (("spec", origin.spec), ("phase", origin.phase), ("session", origin.session)):
             if wanted is not None:
                 mask &= pc.fill_null(pc.equal(self.table.column(name), wanted), False).to_numpy(zero_copy_only=False)
-        if since is not None:
-            created = self.table.column("created_at").to_numpy(zero_copy_only=False).astype("datetime64[us]")
-            mask &= created >= np.datetime64(since, "us")
+        if origin.since is not None or origin.until is not None:
+            moments = self.moments()
+            if origin.since is not None:
+                mask &= moments >= np.datetime64(origin.since, "us")
+            if origin.until is not None:
+                mask &= moments <= np.datetime64(origin.until, "us")
         if tags:
             tag_lists = self.table.column("tags").combine_chunks()
             flat = pc.list_flatten(tag_lists).to_numpy(zero_copy_only=False)
@@ -151,13 +158,18 @@ class MemorySnapshot:
                 mask &= np.bincount(owners[flat == tag], minlength=self.size) > 0
         return mask
 
+    def moments(self) -> np.ndarray:
+        """Each row's time: when it was said (a turn), else when it was stored."""
+        said = pc.coalesce(self.table.column("said_at"), self.table.column("created_at"))
+        return said.to_numpy(zero_copy_only=False).astype("datetime64[us]")
+
     def weights(self, rows: np.ndarray, half_life_days: float | None, importance_weight: float,
                 now: datetime) -> np.ndarray:
         """retrieve_memories' optional weights of `rows`: 2^(-age / half-life) x (1 + w x (importance - 0.5))."""
         weights = 1.0 + importance_weight * (self.importance[rows] - 0.5)
         if half_life_days is not None:
-            created = self.table.column("created_at").to_numpy(zero_copy_only=False)[rows].astype("datetime64[us]")
-            age_days = (np.datetime64(now.replace(tzinfo=None), "us") - created) / np.timedelta64(1, "D")
+            said = self.moments()[rows]  # a turn ages from when it was said
+            age_days = (np.datetime64(now.replace(tzinfo=None), "us") - said) / np.timedelta64(1, "D")
             weights = weights * np.exp2(-np.maximum(age_days, 0.0) / half_life_days)
         return weights
 

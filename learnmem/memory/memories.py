@@ -7,17 +7,15 @@ whitespace) are not stored twice: the existing id comes back, flagged.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from datetime import datetime
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 
-from learnmem.memory import dedupe, secret_scan
+from learnmem.memory import dedupe
 from learnmem.search import keywords
 from learnmem.embedding import passages
 from learnmem.storage import sql
@@ -25,31 +23,14 @@ from learnmem import validate
 from learnmem.embedding.embed import Embedder
 from learnmem.errors import NotFoundError, ValidationError
 from learnmem.memory.index import MEMORY_COLUMNS, MemoryIndex, iso, memory_fields
+from learnmem.memory import items as memory_items
+from learnmem.memory.items import MAX_CONTENT_CHARS, MEMORY_CATEGORIES, Draft, MemoryFilter, is_turn
 from learnmem.memory.records import (DeleteResult, DocGap, ForgetResult, Memory, MemoryHit, MemorySummary, SimilarMemory,
                               StoreResult)
 from learnmem.search.hybrid import hybrid_rank
 from learnmem.storage.store import Store, set_meta, utc_now
 from learnmem.storage.vectors import to_column
 
-MEMORY_CATEGORIES = (
-    "fact",  # something true about the project or its world
-    "preference",  # how the user likes things done
-    "decision",  # a choice made, and why
-    "learning",  # something found out the hard way
-    "blocker",  # what stops progress now
-    "pattern",  # a recurring shape in the code or the work
-    "progress",  # where a piece of work stands
-    "research",  # findings from reading docs, code or the web
-    "correction",  # the user corrected the agent: do it this way instead
-    "requirement",  # what the result must do or satisfy
-    "convention",  # the project's agreed style, naming, layout
-    "context",  # background that frames the rest (who, what for) — kept apart from facts to filter it out
-    "inception",  # planning: why the work exists, its scope and the bets it makes
-    "elicitation",  # planning: what was learned by asking the user or the stakeholders
-)
-# The phases of a spec's work a memory can be made in (store_memory(phase=...)).
-PHASES = ("planning", "implementation", "review", "close-out")
-MAX_CONTENT_CHARS = 10_000
 # The width of the embedding columns (sql/migrations/001_memories.sql).
 EMBEDDING_DIM = 384
 # New memories wait in memories_recent (migration 014) until this many have gathered, then move to memories_stored
@@ -67,104 +48,11 @@ RERANK_DEPTH = 5  # with recency or importance weights, this many times `limit` 
 # Stores commit in chunks so that a long import releases the file between them
 # (embedding, the slow part, happens outside the writer lock).
 STORE_CHUNK = 1000
-MAX_SOURCES = 20
-MAX_SOURCE_CHARS = 300
-_ROW_KEYS = ("content", "category", "importance", "tags", "sources", "spec", "phase")
-
-
-@dataclass(frozen=True)
-class _Draft:
-    content: str
-    category: str
-    importance: float
-    tags: tuple[str, ...]
-    content_hash: str
-    sources: tuple[str, ...] = ()
-    spec: str | None = None
-    phase: str | None = None
-
-
-def content_hash(content: str) -> str:
-    """sha256 of the text with runs of whitespace collapsed: the duplicate key."""
-    return hashlib.sha256(" ".join(content.split()).encode("utf-8")).hexdigest()
 
 
 def new_id(moment) -> str:
     """`mem_YYYYMMDD_HHMMSS_` + 10 random hex digits."""
     return f"mem_{moment:%Y%m%d_%H%M%S}_{secrets.token_hex(5)}"
-
-
-def _draft(item: Mapping[str, Any], field_prefix: str, allow_secrets: bool = False) -> _Draft:
-    if not isinstance(item, Mapping):
-        raise ValidationError(f"{field_prefix.rstrip('.') or 'memory'}: expected a mapping with keys {', '.join(_ROW_KEYS)}")
-    unknown = sorted(set(item) - set(_ROW_KEYS))
-    if unknown:
-        raise ValidationError(f"{field_prefix}{unknown[0]}: unknown field; allowed: {', '.join(_ROW_KEYS)}")
-    content = validate.text(f"{field_prefix}content", item.get("content"), max_chars=MAX_CONTENT_CHARS)
-    if not allow_secrets:
-        _refuse_secret(f"{field_prefix}content", content)
-    return _Draft(
-        content=content,
-        category=validate.choice(f"{field_prefix}category", item.get("category"), MEMORY_CATEGORIES),
-        importance=validate.number(f"{field_prefix}importance", item.get("importance", 0.5), low=0.0, high=1.0),
-        tags=validate.tags(f"{field_prefix}tags", item.get("tags")),
-        content_hash=content_hash(content),
-        sources=validate_sources(f"{field_prefix}sources", item.get("sources")),
-        spec=validate_spec(f"{field_prefix}spec", item.get("spec")),
-        phase=validate_phase(f"{field_prefix}phase", item.get("phase")),
-    )
-
-
-@dataclass(frozen=True)
-class MemoryFilter:
-    """retrieve_memories' and list_memories' filters on where a memory came from, checked."""
-
-    spec: str | None
-    phase: str | None
-    since: datetime | None
-
-    @classmethod
-    def of(cls, spec: Any, phase: Any, since: Any) -> MemoryFilter:
-        return cls(validate_spec("spec", spec), validate_phase("phase", phase), validate.moment("since", since))
-
-
-def validate_spec(field: str, spec: Any) -> str | None:
-    """A spec or project slug (validate.slug), or None."""
-    return None if spec is None else validate.slug(field, spec)
-
-
-def validate_phase(field: str, phase: Any) -> str | None:
-    """One of PHASES, or None."""
-    return None if phase is None else validate.choice(field, phase, PHASES)
-
-
-def validate_sources(field: str, sources: Any) -> tuple[str, ...]:
-    """The documents a memory came from: a list of at most MAX_SOURCES paths or anchors
-    ("README.md#install", "lib/auth.py", a URL), each one line of at most MAX_SOURCE_CHARS; duplicates dropped."""
-    if sources is None:
-        return ()
-    if isinstance(sources, str) or not isinstance(sources, (list, tuple)):
-        raise ValidationError(f"{field}: expected a list of document paths such as ['README.md#install'], "
-                              f"got {type(sources).__name__} {sources!r:.80}")
-    if len(sources) > MAX_SOURCES:
-        raise ValidationError(f"{field}: {len(sources)} sources; at most {MAX_SOURCES}")
-    checked = [validate.text(f"{field}[{i}]", source, max_chars=MAX_SOURCE_CHARS) for i, source in enumerate(sources)]
-    for i, source in enumerate(checked):
-        if "\n" in source or "\r" in source:
-            raise ValidationError(f"{field}[{i}]: {source!r:.80} spans lines; a source is one path or anchor")
-    return tuple(dict.fromkeys(checked))
-
-
-def _refuse_secret(field: str, content: str) -> None:
-    """ValidationError if `content` looks like it holds a credential (learnmem.memory.secret_scan); the error
-    names the pattern and shows the match redacted, never whole."""
-    found = secret_scan.find_secret(content)
-    if found is not None:
-        raise ValidationError(
-            f"{field}: looks like it contains {found.description} (pattern {found.pattern}: {found.redacted}); "
-            "nothing was stored. Remove the secret, or, if storing it is intended, allow it: allow_secrets=True "
-            '(Python), "allow_secrets": true (MCP), --allow-secrets (CLI)'
-        )
 
 
 def store_memory(store: Store, embedder: Embedder, index: MemoryIndex, item: Mapping[str, Any],
@@ -173,7 +61,7 @@ def store_memory(store: Store, embedder: Embedder, index: MemoryIndex, item: Map
     category at least SIMILAR_THRESHOLD close in `similar` (likely duplicates, or memories it updates)."""
     result = store_memories(store, embedder, [item], supersedes=supersedes, allow_secrets=allow_secrets,
                             commit_sha=commit_sha, index=index, force=force)[0]
-    if result.duplicate:
+    if result.duplicate or is_turn(item):  # a turn is a record of what was said: no rule of meaning applies
         return result
     similar = tuple(other for other in similar_memories(index, result.id, item["category"])
                     if other.id != result.superseded)
@@ -201,7 +89,7 @@ def store_memories(store: Store, embedder: Embedder, items: Iterable[Mapping[str
     items = list(items)
     validate.flag("allow_secrets", allow_secrets)
     validate.flag("force", force)
-    drafts = [_draft(item, f"memories[{i}]." if len(items) > 1 else "", allow_secrets) for i, item in enumerate(items)]
+    drafts = [memory_items.draft(item, f"memories[{i}]." if len(items) > 1 else "", allow_secrets) for i, item in enumerate(items)]
     if supersedes is not None:
         if len(drafts) != 1:
             raise ValidationError(f"supersedes: one memory replaces one other; got {len(drafts)} items")
@@ -213,7 +101,7 @@ def store_memories(store: Store, embedder: Embedder, items: Iterable[Mapping[str
     return results
 
 
-def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[_Draft], supersedes: str | None,
+def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[Draft], supersedes: str | None,
                  commit_sha: str | None, index: MemoryIndex | None) -> list[StoreResult]:
     first_by_hash: dict[str, int] = {}
     for position, draft in enumerate(drafts):
@@ -264,12 +152,14 @@ def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[_Draft], sup
     return _results(drafts, first_by_hash, existing, assigned, restored, restating)
 
 
-def _restatements(index: MemoryIndex, drafts: Sequence[_Draft], vectors: np.ndarray) -> dict[str, tuple]:
+def _restatements(index: MemoryIndex, drafts: Sequence[Draft], vectors: np.ndarray) -> dict[str, tuple]:
     """content hash -> (the current memory of its category each draft restates as a SimilarMemory, when that
     was stored) (learnmem.memory.dedupe)."""
     snapshot = index.snapshot()
     found: dict[str, tuple] = {}
     for draft, vector in zip(drafts, vectors):
+        if draft.is_turn:
+            continue
         eligible = snapshot.eligible(draft.category, ())
         if not eligible.any():
             continue
@@ -296,7 +186,7 @@ def _check_supersedable(con, old_id: str, duplicate_of: str | None) -> None:
         raise ValidationError(f"supersedes: the new content is the text of {old_id!r} itself; nothing to replace")
 
 
-def _results(drafts: Sequence[_Draft], first_by_hash: dict, existing: dict, assigned: dict,
+def _results(drafts: Sequence[Draft], first_by_hash: dict, existing: dict, assigned: dict,
              restored: set[str], restating: dict[str, tuple] | None = None) -> list[StoreResult]:
     results = []
     restating = restating or {}
@@ -320,7 +210,7 @@ def _results(drafts: Sequence[_Draft], first_by_hash: dict, existing: dict, assi
     return results
 
 
-def _arrow_rows(fresh: Sequence[tuple[_Draft, np.ndarray, np.ndarray, list[str]]], assigned: dict, dim: int,
+def _arrow_rows(fresh: Sequence[tuple[Draft, np.ndarray, np.ndarray, list[str]]], assigned: dict, dim: int,
                 commit_sha: str | None) -> pa.Table:
     """The new rows as an Arrow table shaped like `memories` (one insert, no per-row binding)."""
     drafts = [row[0] for row in fresh]
@@ -340,6 +230,9 @@ def _arrow_rows(fresh: Sequence[tuple[_Draft, np.ndarray, np.ndarray, list[str]]
             "sources": pa.array([list(d.sources) or None for d in drafts], pa.list_(pa.string())),
             "spec": pa.array([d.spec for d in drafts], pa.string()),
             "phase": pa.array([d.phase for d in drafts], pa.string()),
+            "session": pa.array([d.session for d in drafts], pa.string()),
+            "speaker": pa.array([d.speaker for d in drafts], pa.string()),
+            "said_at": pa.array([d.said_at for d in drafts], pa.timestamp("us")),
         }
     )
 
@@ -365,11 +258,13 @@ def retrieve_memories(
     spec: str | None = None,
     phase: str | None = None,
     since: Any = None,
+    until: Any = None,
+    session: str | None = None,
 ) -> list[MemoryHit]:
     """The memories most relevant to `query`: exact vector + BM25 rankings, fused. Forgotten memories are
     never found; superseded ones only with `include_superseded` (each says what replaced it). `category`,
-    `tags`, `spec`, `phase` and `since` (stored at or after: an ISO date or datetime, or an age such as
-    "7d") filter exactly.
+    `tags`, `spec`, `phase`, `session` and the window `since`..`until` (each an ISO date or datetime, or an
+    age such as "7d"; a turn's time is when it was said, any other memory's when it was stored) filter exactly.
 
     Off by default, two weights reorder the relevant candidates (the best RERANK_DEPTH x limit):
     `recency_half_life_days` multiplies a score by 2^(-age / half-life), so a memory that old counts
@@ -384,10 +279,9 @@ def retrieve_memories(
                                                  low=0.01, high=100_000)
     importance_weight = validate.number("importance_weight", importance_weight, low=0.0, high=1.0)
     wanted_tags = validate.tags("tags", tags)
-    origin = MemoryFilter.of(spec, phase, since)
+    origin = MemoryFilter.of(spec, phase, since, until, session)
     snapshot = index.snapshot()
-    eligible = snapshot.eligible(category, wanted_tags, bool(include_superseded), origin.spec, origin.phase,
-                                 origin.since)
+    eligible = snapshot.eligible(category, wanted_tags, bool(include_superseded), origin)
     if not eligible.any():
         return []
     weighted = recency_half_life_days is not None or importance_weight > 0
@@ -440,13 +334,15 @@ def _memory(row: tuple) -> Memory:
 def list_memories(
     store: Store, category: str | None = None, tags: Sequence[str] | None = None, limit: int = 50, offset: int = 0,
     include_superseded: bool = False, spec: str | None = None, phase: str | None = None, since: Any = None,
+    until: Any = None, session: str | None = None,
 ) -> list[Memory]:
-    """Memories newest first, optionally of one category, carrying all the given tags, of a spec, of a phase,
-    stored since a moment (as retrieve_memories); forgotten ones never, superseded ones only with
-    `include_superseded`."""
-    origin = MemoryFilter.of(spec, phase, since)
+    """Memories newest first (a turn at the time it was said), optionally of one category, carrying all the
+    given tags, of a spec, of a phase, of a session, in the window since..until (as retrieve_memories);
+    forgotten ones never, superseded ones only with `include_superseded`."""
+    origin = MemoryFilter.of(spec, phase, since, until, session)
     params = {
-        "spec": origin.spec, "phase": origin.phase, "since": origin.since,
+        "spec": origin.spec, "phase": origin.phase, "since": origin.since, "until": origin.until,
+        "session": origin.session,
         "include_superseded": bool(include_superseded),
         "category": None if category is None else validate.choice("category", category, MEMORY_CATEGORIES),
         "tags": list(validate.tags("tags", tags)),

@@ -15,7 +15,9 @@ class Memory:
     that replaced it (such memories are hidden from retrieval unless asked for); `commit_sha` is the HEAD
     of the project's repository when it was stored (None outside one); `sources` the documents it was
     drawn from; `spec` the spec or project slug it belongs to and `phase` the phase of that work it was made
-    in (planning, implementation, review, close-out), both None when not given."""
+    in (planning, implementation, review, close-out), both None when not given. A turn of a conversation
+    (category conversation, from a transcript) has the `session` it was said in, its `speaker` and `said_at`,
+    the time it was said; None for other memories."""
 
     id: str
     content: str
@@ -28,6 +30,9 @@ class Memory:
     sources: tuple[str, ...] = field(default=(), kw_only=True)
     spec: str | None = field(default=None, kw_only=True)
     phase: str | None = field(default=None, kw_only=True)
+    session: str | None = field(default=None, kw_only=True)
+    speaker: str | None = field(default=None, kw_only=True)
+    said_at: str | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True)

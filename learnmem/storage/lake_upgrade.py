@@ -26,8 +26,15 @@ def _recent_memories(con: duckdb.DuckDBPyConnection, project_schema: str, statem
     con.execute(statements["memories_recent"])
 
 
+def _conversation_turns(con: duckdb.DuckDBPyConnection, project_schema: str, statements: dict[str, str]) -> None:
+    """Migration 015: a memory's session, speaker and said_at. Its own file, as is: `con`'s current schema is
+    the project's, and DuckLake adds a column as DuckDB does."""
+    con.execute((sql.sql_dir() / "migrations" / "015_conversation_turns.sql").read_text(encoding="utf-8"))
+
+
 # schema version -> the step that brings a project from the version before it.
-UPGRADES: dict[int, Callable[[duckdb.DuckDBPyConnection, str, dict[str, str]], None]] = {14: _recent_memories}
+UPGRADES: dict[int, Callable[[duckdb.DuckDBPyConnection, str, dict[str, str]], None]] = {
+    14: _recent_memories, 15: _conversation_turns}
 
 
 def upgradable(version: int, ours: int) -> bool:
@@ -52,14 +59,15 @@ def upgrade(con: duckdb.DuckDBPyConnection, project_schema: str, version: int, o
 
 
 def views_current(con: duckdb.DuckDBPyConnection, agent_schema: str) -> bool:
-    """Whether the views of the agent `agent_schema` are this schema's: its `memories` view (migration 014) is the
-    newest."""
+    """Whether the views of the agent `agent_schema` are this schema's: its `memory_list` view shows said_at
+    (migration 015) and its `memories` view (migration 014) is there."""
     import duckdb
 
     try:
+        con.execute(sql.query("probe_column").format(relation=f'{agent_schema}."memory_list"', column="said_at"))
         con.execute(sql.query("probe_relation").format(relation=f'{agent_schema}."memories"')).fetchall()
         return True
-    except duckdb.CatalogException:
+    except (duckdb.CatalogException, duckdb.BinderException):
         return False
 
 

@@ -7,30 +7,33 @@ WHERE content_hash IN (SELECT unnest($hashes::VARCHAR[]));
 -- new_memories is an Arrow table the caller registers on the connection. {table}: memories_recent for a few
 -- (fold_recent_memories moves them on, migration 014), memories_stored for a batch.
 INSERT INTO {table} (id, content, content_hash, category, importance, tags, terms, created_at, embedding, passages,
-                      commit_sha, sources, spec, phase)
+                      commit_sha, sources, spec, phase, session, speaker, said_at)
 SELECT id, content, content_hash, category, importance, tags, terms, created_at, embedding, passages, commit_sha, sources,
-       spec, phase
+       spec, phase, session, speaker, said_at
 FROM new_memories;
 
 -- name: get_memory
 SELECT m.id, m.content, m.category, m.importance, m.tags, m.created_at, s.superseded_by, m.commit_sha, m.sources,
-       m.spec, m.phase, s.forgotten_at
+       m.spec, m.phase, m.session, m.speaker, m.said_at, s.forgotten_at
 FROM memories m LEFT JOIN memory_states s ON s.memory_id = m.id
 WHERE m.id = $id;
 
 -- name: list_memories
--- Forgotten memories never; superseded ones only when $include_superseded. Each filter applies when given.
+-- Forgotten memories never; superseded ones only when $include_superseded. Each filter applies when given. A
+-- memory's time (the window, the order) is when it was said for a turn, when it was stored for any other.
 SELECT m.id, m.content, m.category, m.importance, m.tags, m.created_at, s.superseded_by, m.commit_sha, m.sources,
-       m.spec, m.phase
+       m.spec, m.phase, m.session, m.speaker, m.said_at
 FROM memories m LEFT JOIN memory_states s ON s.memory_id = m.id
 WHERE ($category::VARCHAR IS NULL OR m.category = $category)
   AND ($spec::VARCHAR IS NULL OR m.spec = $spec)
   AND ($phase::VARCHAR IS NULL OR m.phase = $phase)
-  AND ($since::TIMESTAMP IS NULL OR m.created_at >= $since)
+  AND ($session::VARCHAR IS NULL OR m.session = $session)
+  AND ($since::TIMESTAMP IS NULL OR coalesce(m.said_at, m.created_at) >= $since)
+  AND ($until::TIMESTAMP IS NULL OR coalesce(m.said_at, m.created_at) <= $until)
   AND list_has_all(m.tags, $tags::VARCHAR[])
   AND s.forgotten_at IS NULL
   AND ($include_superseded OR s.superseded_by IS NULL)
-ORDER BY m.created_at DESC, m.seq DESC
+ORDER BY coalesce(m.said_at, m.created_at) DESC, m.seq DESC
 LIMIT $limit OFFSET $offset;
 
 -- name: delete_memory
@@ -63,7 +66,8 @@ WHERE m.id = new_vectors.id;
 -- Everything retrieval needs, for rows inserted after $after_seq, with their state (a change of state
 -- counts as a rewrite: the snapshot then reloads whole).
 SELECT m.id, m.seq, m.content, m.content_hash, m.category, m.importance, m.tags, m.terms, m.created_at,
-       m.embedding, m.passages, m.commit_sha, m.sources, m.spec, m.phase, s.superseded_by,
+       m.embedding, m.passages, m.commit_sha, m.sources, m.spec, m.phase, m.session, m.speaker, m.said_at,
+       s.superseded_by,
        s.forgotten_at IS NOT NULL AS forgotten
 FROM memories m LEFT JOIN memory_states s ON s.memory_id = m.id
 WHERE m.seq > $after_seq
@@ -139,7 +143,8 @@ SELECT unnest($ids::VARCHAR[]), unnest($counts::INTEGER[]), unnest($times::TIMES
 -- Current memories (neither forgotten nor superseded) not used since $before (never used: since stored),
 -- the longest unused first.
 SELECT m.id, m.content, m.category, m.importance, m.tags, m.created_at, NULL AS superseded_by, m.commit_sha,
-       m.sources, m.spec, m.phase, coalesce(u.accesses, 0) AS accesses, u.last_accessed_at
+       m.sources, m.spec, m.phase, m.session, m.speaker, m.said_at, coalesce(u.accesses, 0) AS accesses,
+       u.last_accessed_at
 FROM memories m
 LEFT JOIN memory_usage u ON u.memory_id = m.id
 WHERE coalesce(u.last_accessed_at, m.created_at) < $before

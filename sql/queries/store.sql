@@ -165,6 +165,10 @@ ALTER TABLE {table} RENAME TO {name};
 -- Binds {relation} and reads nothing: a CatalogException when it is missing.
 SELECT * FROM {relation} LIMIT 0;
 
+-- name: probe_column
+-- Binds a column of a relation and reads nothing: a CatalogException (or a BinderException) when either is missing.
+SELECT {column} FROM {relation} LIMIT 0;
+
 -- name: both_memory_halves
 -- lake push: a project's memories in both of its tables (migration 014): the rows copy_missing_rows looks in.
 (SELECT * FROM {schema}."memories_stored" UNION ALL SELECT * FROM {schema}."memories_recent")

@@ -90,7 +90,8 @@ def test_recall_finds_by_meaning(db: tuple[Path, dict[str, str]]) -> None:
     assert data["count"] == len(data["results"]) <= 2
     assert data["results"][0]["id"] == ids["ruff"]
     assert set(data["results"][0]) == {"id", "content", "category", "importance", "tags", "created_at",
-                                       "superseded_by", "commit_sha", "sources", "spec", "phase", "score"}
+                                       "superseded_by", "commit_sha", "sources", "spec", "phase", "session", "speaker",
+                                       "said_at", "score"}
 
     human = _run("recall", "which code formatter do we use?", "--db", str(path), "-n", "1").stdout
     lines = human.strip().splitlines()

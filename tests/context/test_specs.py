@@ -16,7 +16,7 @@ import pytest
 import learnmem
 from learnmem.context import specs
 from learnmem.errors import ValidationError
-from learnmem.memory.memories import MEMORY_CATEGORIES, PHASES
+from learnmem.memory.items import MEMORY_CATEGORIES, PHASES
 from learnmem.exchange.portable import RejectedImport
 from tests.gitrepo import GitRepo, run_git
 from tests.agents.test_hooks import Project, context_of

@@ -29,7 +29,8 @@ import learnmem
 from learnmem.exchange import ghap_io
 from learnmem.embedding.embed import HashingEmbedder
 from learnmem.errors import NotFoundError, ValidationError
-from learnmem.memory.memories import MEMORY_CATEGORIES, MEMORY_TABLES, PHASES
+from learnmem.memory.items import MEMORY_CATEGORIES, PHASES
+from learnmem.memory.memories import MEMORY_TABLES
 from learnmem.exchange.portable import RejectedImport
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -470,7 +471,7 @@ def test_markdown_export_groups_by_priority_and_keeps_every_category(hashed_lm, 
     headings = [line[4:] for line in consolidated.splitlines() if line.startswith("### ")]
     assert headings == ["User Corrections", "New Requirements", "Fresh Discoveries", "Updated Conventions",
                         "Preference Clarifications", "Context", "Decisions", "Elicitation",
-                        "Inception"]  # progress and blockers: sessions only
+                        "Inception"]  # progress, blockers and conversation turns: sessions only
     path = tmp_path / "m.md"
     path.write_text(text, encoding="utf-8")
     fresh = _open(tmp_path / "f.duckdb")
@@ -546,7 +547,7 @@ def test_bad_lines_are_named_and_nothing_is_imported(hashed_lm, tmp_path):
         "line 3: kind: 'note' is not one of: memory, ghap_entry, value",
         "line 4: memory.category: 'gossip' is not one of: " + ", ".join(MEMORY_CATEGORIES),
         "line 5: memory.colour: unknown field; a memory has: id, content, category, importance, tags, created_at, "
-        "commit_sha, sources, spec, phase, state",
+        "commit_sha, sources, spec, phase, session, speaker, said_at, state",
         "line 6: not valid JSON (Expecting property name enclosed in double quotes at column 2)",
         "line 7: ghap_entry.domain: 'astrology' is not one of: " + ", ".join(DOMAINS),
         "line 8: value.cluster_id: 'surprise-1' is not a cluster of axis 'full'",

@@ -122,8 +122,8 @@ def test_an_empty_lake_is_made_learnmem_s_and_a_lake_is_checked_before_use(serve
 
 
 def _as_schema_13(target: str, files: Path, project: str, agents: tuple[str, ...]) -> None:
-    """Give a project the shape learnmem of schema 13 made (before migration 014): one `memories` table holding
-    every memory, no `memories` view in its agents' schemas."""
+    """Give a project the shape learnmem of schema 13 made (before migrations 014 and 015): one `memories` table
+    holding every memory, without the turns' columns; no `memories` view in its agents' schemas."""
     con = _attach(target, files)
     p = f'lake."{project}"'
     con.begin()
@@ -132,6 +132,8 @@ def _as_schema_13(target: str, files: Path, project: str, agents: tuple[str, ...
     con.execute(f"INSERT INTO {p}.memories_recent SELECT * FROM {p}.memories_stored")
     con.execute(f"DROP TABLE {p}.memories_stored")
     con.execute(f"ALTER TABLE {p}.memories_recent RENAME TO memories")
+    for column in ("session", "speaker", "said_at"):
+        con.execute(f"ALTER TABLE {p}.memories DROP COLUMN {column}")
     con.execute(f"UPDATE {p}.meta SET value = '13' WHERE key = 'schema_version'")
     con.commit()
     con.close()

@@ -18,13 +18,15 @@ from learnmem.errors import LearnmemError, ModelMismatchError, NotFoundError, St
 EXPECTED_SCHEMA = {
     "meta": ["key", "value"],
     "memories": ["id", "seq", "content", "content_hash", "category", "importance", "tags", "terms", "created_at", "embedding", "passages",
-                 "commit_sha", "sources", "spec", "phase"],
+                 "commit_sha", "sources", "spec", "phase", "session", "speaker", "said_at"],
     # The view `memories` shows these two (migration 014): the bulk, and the newest stores.
     **dict.fromkeys(("memories_stored", "memories_recent"),
                     ["id", "seq", "content", "content_hash", "category", "importance", "tags", "terms", "created_at",
-                     "embedding", "passages", "commit_sha", "sources", "spec", "phase"]),
+                     "embedding", "passages", "commit_sha", "sources", "spec", "phase", "session", "speaker",
+                     "said_at"]),
     "schema_migrations": ["version", "name", "applied_at"],
-    "memory_list": ["id", "content", "category", "importance", "tags", "created_at", "superseded_by", "spec", "phase"],
+    "memory_list": ["id", "content", "category", "importance", "tags", "created_at", "superseded_by", "spec", "phase",
+                    "session", "speaker", "said_at"],
     "memory_states": ["memory_id", "superseded_by", "forgotten_at", "changed_at"],
     "memory_accesses": ["memory_id", "accesses", "last_accessed_at"],
     "memory_usage": ["memory_id", "accesses", "last_accessed_at"],
