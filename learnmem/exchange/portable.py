@@ -254,6 +254,9 @@ def _header(raw: Any) -> dict[str, Any]:
         hint = ""
         if isinstance(raw, Mapping) and {"goal", "hypothesis"} <= set(raw):
             hint = " (this looks like a GHAP entry file: import it with `learnmem ghap import`)"
+        elif isinstance(raw, Mapping) and raw.get("kind") is None:
+            hint = (" (nor a transcript: a turn names its speaker and text, `speaker`/`role` and `text`/`content`; "
+                    "the format turns (format='turns', --format turns) names each line that does not)")
         raise ValidationError(f"line 1: not a learnmem export: the first line must be the header "
                               f"{{\"kind\": \"header\", \"format\": \"{FORMAT}\", ...}}{hint}")
     if raw.get("format") != FORMAT:

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from learnmem.errors import ValidationError
+from learnmem.validate import clean_text
 from learnmem.exchange.import_batch import Batch, ImportedMemory
 from learnmem.memory.items import (MAX_CONTENT_CHARS, turn_hash, validate_said_at, validate_session,
                                    validate_speaker)
@@ -63,7 +64,7 @@ class Turn:
 
     def item(self) -> dict[str, Any]:
         """The turn as an item of store_memories."""
-        return {"content": f"{self.speaker}: {self.text}"[:MAX_CONTENT_CHARS], "category": CATEGORY,
+        return {"content": clean_text(f"{self.speaker}: {self.text}")[:MAX_CONTENT_CHARS].strip(), "category": CATEGORY,
                 "session": self.session, "speaker": self.speaker, "said_at": self.said_at}
 
 

@@ -97,6 +97,21 @@ def test_bad_turn_lines_refuse_the_file_each_named_and_nothing_is_written(hashed
     assert hashed_lm.info().counts["memories"] == 0
 
 
+def test_a_turn_is_cleaned_and_cut_and_a_file_of_neither_kind_is_named(hashed_lm, tmp_path):
+    path = tmp_path / "odd.jsonl"
+    path.write_text(json.dumps({"speaker": "Ana", "text": "lone \ud800 surrogate, \x00 nul"}) + "\n"
+                    + json.dumps({"role": "Ben", "content": "word " * 2500}) + "\n", encoding="utf-8")
+    result = hashed_lm.import_data(path, progress=False)
+    assert result.imported["memories"] == 2
+    assert result.warnings == ("1 turns over 10,000 characters were cut to that length",)
+    contents = {m.speaker: m.content for m in hashed_lm.list_memories()}
+    assert contents["Ana"] == "Ana: lone \ufffd surrogate, \ufffd nul"
+    assert len(contents["Ben"]) <= 10_000 and contents["Ben"].startswith("Ben: word word")
+    _write(path, [{"foo": 1}])
+    with pytest.raises(ValidationError, match=r"not a learnmem export.*nor a transcript.*--format turns"):
+        hashed_lm.import_data(path, progress=False)
+
+
 def test_store_memories_takes_turns_without_a_restatement_check(hashed_lm, tmp_path):
     items = transcripts.turns_of(_write(tmp_path / "chat.jsonl", TURNS))
     assert items[0] == {"content": "Maren: We signed for the flat on Kessler Street!", "category": "conversation",
