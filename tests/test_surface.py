@@ -49,10 +49,15 @@ def _record_fields(cls: type) -> dict[str, str]:
 
 def _python_surface() -> dict[str, Any]:
     api = learnmem.Learnmem
-    namespace = vars(inspect.getmodule(api))
+    # The facade and the classes of methods it is made of (learnmem.api.ghap), with the names their modules import.
+    members: dict[str, Any] = {}
+    namespace: dict[str, Any] = {}
+    for cls in reversed(api.__mro__[:-1]):
+        members.update(vars(cls))
+        namespace.update(vars(inspect.getmodule(cls)))
     methods: dict[str, str] = {}
     named: dict[str, type] = {}
-    for name, member in sorted(vars(api).items()):
+    for name, member in sorted(members.items()):
         if name.startswith("_") and name != "__init__":
             continue
         if isinstance(member, property):
