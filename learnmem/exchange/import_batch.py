@@ -148,7 +148,7 @@ def memory_row(raw: Mapping[str, Any], columns: Columns) -> tuple[dict[str, Any]
         "phase": validate_phase("phase", raw.get("phase")),
         "session": validate_session("session", raw.get("session")),
         "speaker": validate_speaker("speaker", raw.get("speaker")),
-        "said_at": None if raw.get("said_at") is None else validate_said_at("said_at", check_time("said_at", raw["said_at"])),
+        "said_at": validate_said_at("said_at", raw.get("said_at")),
     }
     for name in columns.memory.names:
         if name not in row and name in raw:

@@ -69,11 +69,6 @@ class Draft:
         return self.session is not None or self.speaker is not None or self.said_at is not None
 
 
-def is_turn(item: Mapping[str, Any]) -> bool:
-    """Whether an item of store_memories is a turn (Draft.is_turn, before it is checked)."""
-    return any(item.get(key) is not None for key in TURN_KEYS)
-
-
 def content_hash(content: str) -> str:
     """sha256 of the text with runs of whitespace collapsed: the duplicate key of a memory that is not a turn."""
     return hashlib.sha256(" ".join(content.split()).encode("utf-8")).hexdigest()

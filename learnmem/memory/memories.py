@@ -24,7 +24,7 @@ from learnmem.embedding.embed import Embedder
 from learnmem.errors import NotFoundError, ValidationError
 from learnmem.memory.index import MEMORY_COLUMNS, MemoryIndex, iso, memory_fields
 from learnmem.memory import items as memory_items
-from learnmem.memory.items import MAX_CONTENT_CHARS, MEMORY_CATEGORIES, Draft, MemoryFilter, is_turn
+from learnmem.memory.items import MAX_CONTENT_CHARS, MEMORY_CATEGORIES, Draft, MemoryFilter
 from learnmem.memory.records import (DeleteResult, DocGap, ForgetResult, Memory, MemoryHit, MemorySummary, SimilarMemory,
                               StoreResult)
 from learnmem.search.hybrid import hybrid_rank
@@ -61,7 +61,7 @@ def store_memory(store: Store, embedder: Embedder, index: MemoryIndex, item: Map
     category at least SIMILAR_THRESHOLD close in `similar` (likely duplicates, or memories it updates)."""
     result = store_memories(store, embedder, [item], supersedes=supersedes, allow_secrets=allow_secrets,
                             commit_sha=commit_sha, index=index, force=force)[0]
-    if result.duplicate or is_turn(item):  # a turn is a record of what was said: no rule of meaning applies
+    if result.duplicate:
         return result
     similar = tuple(other for other in similar_memories(index, result.id, item["category"])
                     if other.id != result.superseded)

@@ -29,7 +29,7 @@ def _recent_memories(con: duckdb.DuckDBPyConnection, project_schema: str, statem
 def _conversation_turns(con: duckdb.DuckDBPyConnection, project_schema: str, statements: dict[str, str]) -> None:
     """Migration 015: a memory's session, speaker and said_at. Its own file, as is: `con`'s current schema is
     the project's, and DuckLake adds a column as DuckDB does."""
-    con.execute((sql.sql_dir() / "migrations" / "015_conversation_turns.sql").read_text(encoding="utf-8"))
+    con.execute(next(text for version, _, text in sql.migrations() if version == 15))
 
 
 # schema version -> the step that brings a project from the version before it.
@@ -60,12 +60,11 @@ def upgrade(con: duckdb.DuckDBPyConnection, project_schema: str, version: int, o
 
 def views_current(con: duckdb.DuckDBPyConnection, agent_schema: str) -> bool:
     """Whether the views of the agent `agent_schema` are this schema's: its `memory_list` view shows said_at
-    (migration 015) and its `memories` view (migration 014) is there."""
+    (migration 015; views.sql makes the `memories` view of migration 014 before it)."""
     import duckdb
 
     try:
         con.execute(sql.query("probe_column").format(relation=f'{agent_schema}."memory_list"', column="said_at"))
-        con.execute(sql.query("probe_relation").format(relation=f'{agent_schema}."memories"')).fetchall()
         return True
     except (duckdb.CatalogException, duckdb.BinderException):
         return False

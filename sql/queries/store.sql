@@ -161,10 +161,6 @@ SELECT {columns} FROM {source} ORDER BY {order};
 -- A lake project's table renamed by an upgrade (learnmem/storage/lake_upgrade.py): {name} is unqualified.
 ALTER TABLE {table} RENAME TO {name};
 
--- name: probe_relation
--- Binds {relation} and reads nothing: a CatalogException when it is missing.
-SELECT * FROM {relation} LIMIT 0;
-
 -- name: probe_column
 -- Binds a column of a relation and reads nothing: a CatalogException (or a BinderException) when either is missing.
 SELECT {column} FROM {relation} LIMIT 0;

@@ -69,7 +69,7 @@ LAKE_ONLY = ("lake_snapshot",)
 ATTACHING = ("attach_file", "attach_lake", "create_lake_table", "create_lake_schema", "use_database", "detach_file",
              "copy_database", "copy_database_between", "copy_table_by_name", "allow_directory",
              "count_rows", "copy_missing_rows", "copy_rows_in_order", "set_search_path", "rename_table",
-             "probe_relation", "probe_column", "both_memory_halves")
+             "probe_column", "both_memory_halves")
 
 
 def test_attach_queries_attach_use_and_detach_a_file(hashed_lm):
