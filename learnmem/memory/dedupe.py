@@ -24,6 +24,7 @@ decides; an update refused as a duplicate would be lost. force=True stores a res
 
 from __future__ import annotations
 
+import functools
 import re
 
 from learnmem.search import keywords
@@ -39,9 +40,11 @@ _VALUE_WORDS = frozenset(
 _CHANGE_WORDS = frozenset(
     "now longer moved switched changed instead anymore raised lowered replaced dropped renamed deprecated became "
     "migrated stopped started rewritten".split())
-_IDENTIFIER = re.compile(r"[_/]|\w\.\w|[a-z][A-Z]")
+# A number (_WORD's words are ASCII) or an identifier: `tests/e2e`, `max_retries`, `v2.1`, `camelCase`.
+_NUMBER_OR_IDENTIFIER = re.compile(r"[0-9_/]|\w\.\w|[a-z][A-Z]")
 
 
+@functools.lru_cache(maxsize=4096)  # a batch's texts come back as the snapshot's new rows
 def key_tokens(text: str) -> tuple[str, ...]:
     """The numbers, number words, identifiers and names (capitalised words after the first) of a text, in
     order, lower-cased."""
@@ -51,8 +54,7 @@ def key_tokens(text: str) -> tuple[str, ...]:
         if not word:
             continue
         lower = word.lower()
-        if (any(c.isdigit() for c in word) or lower in _VALUE_WORDS or _IDENTIFIER.search(word)
-                or (position > 0 and word[0].isupper())):
+        if lower in _VALUE_WORDS or _NUMBER_OR_IDENTIFIER.search(word) or (position > 0 and word[0].isupper()):
             keys.append(lower)
     return tuple(keys)
 

@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from learnmem.storage import sql
+from learnmem.memory.dedupe import key_tokens
 from learnmem.memory.items import MemoryFilter
 from learnmem.memory.records import Memory
 from learnmem.search.hybrid import Bm25, one_blas_thread
@@ -84,11 +85,36 @@ class _GrowingRows:
         return holder, holder.buffer[: holder.used]
 
 
+class _KeyedRows:
+    """Rows by (category, key tokens): the only memories a new text of that category can restate
+    (learnmem.memory.dedupe). Shared along a line of snapshots as _GrowingRows is: each sees the rows below its
+    size, and a second extension of the same snapshot gets a copy of its own."""
+
+    def __init__(self, rows: dict[tuple, list[int]], used: int):
+        self.rows = rows
+        self.used = used
+
+    @classmethod
+    def of(cls, contents: Sequence[str], categories: Sequence[str], first_row: int = 0,
+           into: dict[tuple, list[int]] | None = None) -> _KeyedRows:
+        rows = {} if into is None else into
+        for row, (content, category) in enumerate(zip(contents, categories), start=first_row):
+            rows.setdefault((category, key_tokens(content)), []).append(row)
+        return cls(rows, first_row + len(contents))
+
+    def appended(self, size: int, contents: Sequence[str], categories: Sequence[str]) -> _KeyedRows:
+        """The holder for the snapshot of `size` rows with these rows after it."""
+        rows = self.rows
+        if self.used != size:
+            rows = {key: [row for row in held if row < size] for key, held in self.rows.items()}
+        return _KeyedRows.of(contents, categories, size, rows)
+
+
 class MemorySnapshot:
     """The memories at one moment: arrays for ranking, columns for building results."""
 
     def __init__(self, table: pa.Table, vectors: np.ndarray, passages: _Passages, bm25: Bm25, categories: np.ndarray,
-                 rows: _GrowingRows | None = None):
+                 rows: _GrowingRows | None = None, keyed: _KeyedRows | None = None):
         # The vectors and terms live in the arrays; the table keeps what results are built from.
         table = table.drop_columns([name for name in ("embedding", "passages", "terms") if name in table.column_names])
         # Each refresh appends a chunk; folding the small ones keeps per-row access and filters quick.
@@ -107,6 +133,7 @@ class MemorySnapshot:
         self.forgotten = table.column("forgotten").to_numpy(zero_copy_only=False).astype(bool)
         self.superseded = table.column("superseded_by").is_valid().to_numpy(zero_copy_only=False)
         self.max_seq = int(self.seq.max()) if self.size else 0
+        self._keyed: _KeyedRows | None = keyed  # made on first use: only a store's restatement check needs it
 
     @classmethod
     def from_table(cls, table: pa.Table, dim: int) -> MemorySnapshot:
@@ -115,14 +142,39 @@ class MemorySnapshot:
     def extended(self, new_rows: pa.Table, dim: int) -> MemorySnapshot:
         """A snapshot with `new_rows` appended: what was already loaded is reused, not rebuilt."""
         rows, vectors = self._rows.appended(self.size, to_matrix(new_rows.column("embedding"), dim))
+        categories = _categories(new_rows)
+        keyed = (self._keyed.appended(self.size, new_rows.column("content").to_pylist(), categories)
+                 if self._keyed is not None else None)
         return MemorySnapshot(
             pa.concat_tables([self.table, new_rows.select(self.table.column_names)]),
             vectors,
             self.passages.extended(_Passages.of(new_rows, dim, self.size)),
             self.bm25.extended(new_rows.column("terms")),
-            np.concatenate([self.categories, _categories(new_rows)]),
+            np.concatenate([self.categories, categories]),
             rows,
+            keyed,
         )
+
+    def restatable(self, category: str, keys: tuple[str, ...]) -> np.ndarray:
+        """The current rows (neither forgotten nor superseded) of `category` whose key tokens are `keys`: the
+        only ones a text of that category with those key tokens can restate (learnmem.memory.dedupe)."""
+        if self._keyed is None:
+            self._keyed = _KeyedRows.of(self.table.column("content").to_pylist(), self.categories)
+        held = np.asarray(self._keyed.rows.get((category, keys), ()), dtype=np.int64)
+        held = held[held < self.size]
+        return held[~(self.forgotten[held] | self.superseded[held])]
+
+    def similarities(self, rows: np.ndarray, query_vectors: np.ndarray) -> np.ndarray:
+        """(len(rows), len(query_vectors)) cosines: similarity() for a few rows and several queries at once."""
+        with one_blas_thread():
+            scores = self.vectors[rows] @ query_vectors.T
+            owners = self.passages.owners  # ascending: each row's passages lie together
+            starts, ends = np.searchsorted(owners, rows, "left"), np.searchsorted(owners, rows, "right")
+            if (ends > starts).any():
+                passage_rows = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends)])
+                of_row = np.repeat(np.arange(len(rows)), ends - starts)
+                np.maximum.at(scores, of_row, self.passages.vectors[passage_rows] @ query_vectors.T)
+        return scores
 
     def similarity(self, query_vector: np.ndarray) -> np.ndarray:
         """Each memory's cosine to the query: of its best passage when it has several."""

@@ -153,22 +153,31 @@ def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[Draft], supe
 
 
 def _restatements(index: MemoryIndex, drafts: Sequence[Draft], vectors: np.ndarray) -> dict[str, tuple]:
-    """content hash -> (the current memory of its category each draft restates as a SimilarMemory, when that
-    was stored) (learnmem.memory.dedupe)."""
+    """content hash -> (the current memory of its category a draft restates as a SimilarMemory, when that was
+    stored) (learnmem.memory.dedupe). Only memories with the draft's key tokens can be restated, so each group
+    of drafts sharing a category and key tokens is compared with those rows alone, in one product: a batch costs
+    its size, not its size times the store's."""
     snapshot = index.snapshot()
+    groups: dict[tuple, list[int]] = {}
+    for position, draft in enumerate(drafts):
+        if not draft.is_turn:
+            groups.setdefault((draft.category, dedupe.key_tokens(draft.content)), []).append(position)
     found: dict[str, tuple] = {}
-    for draft, vector in zip(drafts, vectors):
-        if draft.is_turn:
+    for (category, keys), positions in groups.items():
+        rows = snapshot.restatable(category, keys)
+        if not len(rows):
             continue
-        eligible = snapshot.eligible(draft.category, ())
-        if not eligible.any():
-            continue
-        similarity = np.where(eligible, snapshot.similarity(vector), -1.0)
-        row = int(np.argmax(similarity))
-        old = snapshot.memory(row)
-        if dedupe.is_restatement(draft.content, old.content, float(similarity[row])):
-            found[draft.content_hash] = (SimilarMemory(old.id, old.content, round(float(similarity[row]), 4)),
-                                         old.created_at)
+        similarities = snapshot.similarities(rows, vectors[positions])
+        for column, position in enumerate(positions):
+            for candidate in np.argsort(-similarities[:, column], kind="stable"):
+                similarity = float(similarities[candidate, column])
+                if similarity < dedupe.DUPLICATE_THRESHOLD:
+                    break
+                old = snapshot.memory(int(rows[candidate]))
+                if dedupe.is_restatement(drafts[position].content, old.content, similarity):
+                    found[drafts[position].content_hash] = (SimilarMemory(old.id, old.content, round(similarity, 4)),
+                                                            old.created_at)
+                    break
     return found
 
 

@@ -31,6 +31,8 @@ def _stem(word: str) -> str:
 
 def _parts(token: str) -> list[str]:
     """The sub-words of an identifier (snake_case, camelCase, digits); [] for a plain word."""
+    if token.isalpha() and (token.islower() or token[1:].islower()):  # most words: `cache`, `Redis`
+        return []
     if not token.isascii():
         return [p for p in token.split("_") if p] if token.count("_") else []
     pieces = [p for chunk in token.split("_") for p in _CAMEL_PART.findall(chunk) or [chunk]]

@@ -41,6 +41,11 @@ LOCK_DEADLINE_S = 10.0
 _BACKOFF_START_S = 0.005
 _BACKOFF_CAP_S = 0.2
 _DUCKDB_LOCK_ERROR = "Could not set lock"
+# The rows of a table's row group, for what a writer appends. DuckDB's checkpoint (at every detach) rewrites the
+# last row group of a table that grew, vectors and all: with the default 122,880 rows, a store into a file of
+# 60,000 memories rewrote ~90 MB and its detach took 560-590 ms; with 2,048 (DuckDB's smallest) 85 ms, flat with
+# the file's size (issue 25, measured on a busy 2-core machine). Reading the file back was no slower.
+ROW_GROUP_ROWS = 2048
 # Never reach for the network at run time; extensions come from their wheels.
 _CONFIG = {"autoinstall_known_extensions": False}
 
@@ -172,8 +177,8 @@ class Store:
         `_disconnect`."""
         deadline = time.monotonic() + LOCK_DEADLINE_S
         delay = _BACKOFF_START_S
-        attach = sql.query("attach_file").format(
-            path=quote_literal(str(self.path)), alias=self._alias, mode="(READ_ONLY)" if read_only else "")
+        mode = "(READ_ONLY)" if read_only else f"(ROW_GROUP_SIZE {ROW_GROUP_ROWS})"
+        attach = sql.query("attach_file").format(path=quote_literal(str(self.path)), alias=self._alias, mode=mode)
         while True:
             con = (instance if instance is not None else _host()).cursor()
             try:

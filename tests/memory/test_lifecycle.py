@@ -287,6 +287,34 @@ def test_the_same_key_tokens_in_another_order_are_another_fact():
     assert not dedupe.is_restatement("The API now runs on port 8080.", "The API runs on port 8080.", 0.99)
 
 
+def test_a_bulk_store_compares_each_item_with_its_few_candidates_not_the_whole_store(memory, monkeypatch):
+    # Issue 25: the restatement check scanned every stored memory for every item of a batch, so a bulk load went
+    # quadratic (2,782/s at the first batch, 195/s at 30,000). Now each item meets only the stored memories of
+    # its category with its key tokens; counted here, as no timing on a fast machine would show it.
+    from learnmem.memory.index import MemorySnapshot
+
+    full_passes, pairs = [], []
+    for name in ("eligible", "similarity"):
+        original = getattr(MemorySnapshot, name)
+        monkeypatch.setattr(MemorySnapshot, name, lambda self, *a, _o=original, _n=name, **k:
+                            full_passes.append(_n) or _o(self, *a, **k))
+    similarities = MemorySnapshot.similarities
+    monkeypatch.setattr(MemorySnapshot, "similarities", lambda self, rows, vectors:
+                        pairs.append(len(rows) * len(vectors)) or similarities(self, rows, vectors))
+    batches, size = 6, 50
+    for batch in range(batches):
+        results = memory.store_memories([{"content": f"Build {batch}-{item} of the payment service passed.",
+                                          "category": "fact"} for item in range(size)])
+        assert not any(r.duplicate for r in results)
+    assert full_passes == [] and sum(pairs) == 0  # every item has key tokens of its own: no candidate at all
+    # Items that share their key tokens with stored ones are compared with those alone, in one product.
+    results = memory.store_memories([{"content": f"Build 0-{item} of the payment service has passed.",
+                                      "category": "fact"} for item in range(size)])
+    assert all(r.near_duplicate for r in results) and full_passes == []
+    assert len(pairs) == size and sum(pairs) == size  # one candidate each, not batches * size
+    assert len(memory.list_memories(limit=100)) == 100 and memory.info().counts["memories"] == batches * size
+
+
 def test_a_swapped_word_is_an_update_not_a_restatement(hashed_lm):
     # Found by test_two_processes_storing_at_once_both_succeed: "... from pid right" was refused as "... pid left".
     for old, new in (("acknowledged write number 1 from pid left", "acknowledged write number 1 from pid right"),
