@@ -64,10 +64,14 @@ demo: setup
 # together); tests/conftest.py hands out the longest modules first (--no-loadscope-reorder keeps that order).
 # The bytecode is compiled first: where PYTHONDONTWRITEBYTECODE is set (CI machines set it) no process would
 # cache it, and each of the suite's hundreds of CLI, MCP and hook processes compiled learnmem again (~0.08 s).
+# Then the benchmark gate (bench/gate): a couple of minutes of every benchmark area against the committed
+# baseline; a figure worse than its factor fails the run.
 test: setup-test
 	$(BIN)/python -m compileall -q learnmem mcp_adapter bench >/dev/null
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder; code=$$?; \
-	if [ $$code -eq 5 ]; then echo "pytest collected no tests"; exit 1; fi; exit $$code
+	if [ $$code -eq 5 ]; then echo "pytest collected no tests"; exit 1; fi; \
+	if [ $$code -ne 0 ]; then exit $$code; fi
+	$(BIN)/python -m bench.gate
 
 bench: setup-test
 	$(BIN)/python -m bench

@@ -155,13 +155,17 @@ class MemorySnapshot:
             keyed,
         )
 
+    def knows_keys(self) -> bool:
+        """Whether restatable() is ready without reading every row's key tokens."""
+        return self._keyed is not None
+
     def restatable(self, category: str, keys: tuple[str, ...]) -> np.ndarray:
         """The current rows (neither forgotten nor superseded) of `category` whose key tokens are `keys`: the
         only ones a text of that category with those key tokens can restate (learnmem.memory.dedupe)."""
         if self._keyed is None:
             self._keyed = _KeyedRows.of(self.table.column("content").to_pylist(), self.categories)
         held = np.asarray(self._keyed.rows.get((category, keys), ()), dtype=np.int64)
-        held = held[held < self.size]
+        held = held[held < self.size]  # rows past it are a later snapshot's
         return held[~(self.forgotten[held] | self.superseded[held])]
 
     def similarities(self, rows: np.ndarray, query_vectors: np.ndarray) -> np.ndarray:

@@ -48,6 +48,7 @@ RERANK_DEPTH = 5  # with recency or importance weights, this many times `limit` 
 # Stores commit in chunks so that a long import releases the file between them
 # (embedding, the slow part, happens outside the writer lock).
 STORE_CHUNK = 1000
+KEYED_BATCH = 16  # from this many drafts, the restatement check compares each with its key tokens' rows alone
 
 
 def new_id(moment) -> str:
@@ -154,20 +155,31 @@ def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[Draft], supe
 
 def _restatements(index: MemoryIndex, drafts: Sequence[Draft], vectors: np.ndarray) -> dict[str, tuple]:
     """content hash -> (the current memory of its category a draft restates as a SimilarMemory, when that was
-    stored) (learnmem.memory.dedupe). Only memories with the draft's key tokens can be restated, so each group
-    of drafts sharing a category and key tokens is compared with those rows alone, in one product: a batch costs
-    its size, not its size times the store's."""
+    stored) (learnmem.memory.dedupe).
+
+    Only a memory with the draft's key tokens can be restated. A batch of KEYED_BATCH drafts or more (or any,
+    once the snapshot knows its rows' key tokens) is compared with those rows alone, each group of drafts
+    sharing a category and key tokens in one product: a batch then costs its size, not its size times the
+    store's (issue 25). Fewer drafts are compared with every current memory of their category, one product
+    each, which spares a process that stores one memory at a time the key tokens of the whole store (~20 us
+    a memory, 2 s at 100,000)."""
     snapshot = index.snapshot()
     groups: dict[tuple, list[int]] = {}
     for position, draft in enumerate(drafts):
         if not draft.is_turn:
             groups.setdefault((draft.category, dedupe.key_tokens(draft.content)), []).append(position)
+    keyed = snapshot.knows_keys() or len(drafts) >= KEYED_BATCH
     found: dict[str, tuple] = {}
     for (category, keys), positions in groups.items():
-        rows = snapshot.restatable(category, keys)
-        if not len(rows):
-            continue
-        similarities = snapshot.similarities(rows, vectors[positions])
+        if keyed:
+            rows = snapshot.restatable(category, keys)
+            if not len(rows):
+                continue
+            similarities = snapshot.similarities(rows, vectors[positions])
+        else:
+            scores = np.stack([snapshot.similarity(vectors[p]) for p in positions], axis=1)
+            rows = np.flatnonzero(snapshot.eligible(category, ()) & (scores.max(axis=1) >= dedupe.DUPLICATE_THRESHOLD))
+            similarities = scores[rows]
         for column, position in enumerate(positions):
             for candidate in np.argsort(-similarities[:, column], kind="stable"):
                 similarity = float(similarities[candidate, column])
