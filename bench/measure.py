@@ -68,7 +68,8 @@ def _version(package: str) -> str:
         return "not installed"
 
 
-def _git_commit() -> str:
+def git_commit() -> str:
+    """HEAD's short sha, `+dirty` when tracked files differ from it, or `unknown`."""
     try:
         out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=5,
                              cwd=Path(__file__).resolve().parent)
@@ -90,7 +91,7 @@ def machine_info(command: str) -> dict:
     info = {
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "command": command,
-        "git": _git_commit(),
+        "git": git_commit(),
         "cpu": _cpu_model(),
         "cores": f"{usable} usable ({os.cpu_count()} online)",
         "ram_gib": round(_ram_gib(), 1),

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from learnmem.agents.capture import tool_output as capture, failures as capture_failures
 from learnmem.agents.capture.candidates import Candidate
+from bench.measure import git_commit
 
 HERE = Path(__file__).resolve().parent
 CASES = HERE / "cases.jsonl"
@@ -123,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     sections = [f"# Automatic capture: precision and recall\n\n`python -m bench.capture "
                 f"{' '.join('--cases ' + str(p) for p in args.cases) if args.cases != [CASES] else ''}`"
                 f"\n\nMachine: {platform.machine()}, Python {platform.python_version()}, "
-                f"{time.strftime('%Y-%m-%d', time.gmtime())}.\n"]
+                f"{time.strftime('%Y-%m-%d', time.gmtime())}, at {git_commit()}.\n"]
     for path in args.cases:
         sections.append(render(path.name, evaluate(load(path))))
     report = "\n".join(sections)

@@ -32,6 +32,7 @@ import learnmem
 from bench.context import scenarios
 from bench.learning import themes
 from learnmem.embedding.embed import load_embedder
+from bench.measure import git_commit
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "bench" / "out" / "context"
@@ -155,7 +156,7 @@ def main(argv=None) -> int:
                                       "tokens": result["tokens"], "omitted": result["omitted"], "ms": ms}
         rows.append(row)
         log(f"{name}: " + ", ".join(f"{b}: {row['budgets'][b]['found']}/{len(expected)}" for b in BUDGETS))
-    info = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    info = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "git": git_commit(),
             "command": "python -m bench.context" + (f" --out {args.out}" if args.out else ""),
             "cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
             "python": platform.python_version(),

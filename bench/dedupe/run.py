@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import json
 import statistics
+import time
 from pathlib import Path
 
 from learnmem.memory.dedupe import is_restatement
 from learnmem.embedding.embed import load_embedder
+from bench.measure import git_commit
 
 PAIRS = Path(__file__).resolve().parent / "pairs.jsonl"
 HELDOUT = Path(__file__).resolve().parent / "heldout.jsonl"
@@ -63,6 +65,8 @@ def main() -> int:
     pairs = _pairs(PAIRS)
     embedder = load_embedder()
     similarities = _similarities(embedder, pairs)
+    print(f"Produced by `python -m bench.dedupe` on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} at "
+          f"{git_commit()}, all-MiniLM-L6-v2.\n")
     by_kind: dict[str, list[float]] = {}
     for pair, similarity in zip(pairs, similarities):
         by_kind.setdefault(pair["kind"], []).append(similarity)

@@ -39,6 +39,7 @@ from learnmem.learning import terms
 from learnmem.learning import clusters as clustering
 from learnmem.embedding.embed import load_embedder
 from learnmem.storage.vectors import to_matrix
+from bench.measure import git_commit
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "bench" / "out" / "learning"
@@ -390,7 +391,7 @@ def main(argv=None) -> int:
     c = cold_comparison(lm, truth)
     r = ritual(lm, truth)
     s = speed(embedder, args.quick)
-    info = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    info = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "git": git_commit(),
             "command": "python -m bench.learning" + (" --quick" if args.quick else "") +
                        (f" --out {args.out}" if args.out else ""),
             "cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),

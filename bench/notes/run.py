@@ -27,6 +27,7 @@ from dulwich import porcelain
 
 import learnmem
 from bench import corpus
+from bench.measure import git_commit
 
 COMMITS = 50
 
@@ -89,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         "# Rebuilding memories from git notes",
         "",
         f"Produced by `python -m bench.notes --memories {args.memories} --repeat {args.repeat}` on "
-        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, all-MiniLM-L6-v2, {os.cpu_count()}-core {platform.machine()}.",
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} at {git_commit()}, all-MiniLM-L6-v2, {os.cpu_count()}-core {platform.machine()}.",
         "",
         f"{len(expected)} memories ({args.memories} stored, {len(expected) - args.memories} superseding texts) "
         f"over {COMMITS} commits, {exported.notes} notes on {len(exported.refs)} refs.",
