@@ -36,7 +36,12 @@ import learnmem
 import learnmem.api  # the facade, duckdb and the store, imported before "ready": on a loaded machine that took
 from learnmem.embedding.embed import HashingEmbedder  # longer than the holder held the file (the open never waited)
 
-print("ready", flush=True)
+# So is the process's DuckDB instance (its first query imports numpy and pyarrow: 0.36 s on a quiet machine, and
+# once over 4 s in a loaded CI run, when the child's first attach came as the holder let go): warmed on a file
+# of its own, which the probe records apart.
+learnmem.open(sys.argv[2], embedder=HashingEmbedder()).close()
+import time
+print("ready", time.time(), flush=True)
 lm = learnmem.open(sys.argv[1], embedder=HashingEmbedder())
 lm.start_session()
 print("done", flush=True)
@@ -60,10 +65,12 @@ def test_the_probe_sees_a_process_wait_for_a_locked_file(tmp_path: Path) -> None
     probe_dir = tmp_path / "probe"
     probe_dir.mkdir()
     holder = duckdb.connect(str(db))
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, env=_probe_env(probe_dir, "probe-test"), cwd=tmp_path)
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(db), str(tmp_path / "warm.duckdb")],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=_probe_env(probe_dir, "probe-test"), cwd=tmp_path)
     try:
-        assert child.stdout.readline().strip() == "ready"
+        word, ready_at = child.stdout.readline().split()
+        assert word == "ready"
         time.sleep(4.0)  # 2 s was too short for a child on a machine as busy as the whole suite makes it
     finally:
         holder.close()
@@ -71,10 +78,11 @@ def test_the_probe_sees_a_process_wait_for_a_locked_file(tmp_path: Path) -> None
     out, err = child.communicate(timeout=60)
     assert child.returncode == 0, err
     assert out.strip() == "done"
-    rows = [json.loads(line) for path in probe_dir.glob("probe-probe-test-*.jsonl")
-            for line in path.read_text().splitlines()]
-    assert rows, "the probe recorded nothing: sitecustomize was not loaded or learnmem.storage.store was not wrapped"
-    assert all(row["kind"] == "probe-test" and "error" not in row for row in rows), rows
+    recorded = [json.loads(line) for path in probe_dir.glob("probe-probe-test-*.jsonl")
+                for line in path.read_text().splitlines()]
+    assert recorded, "the probe recorded nothing: sitecustomize was not loaded or learnmem.storage.store was not wrapped"
+    assert all(row["kind"] == "probe-test" and "error" not in row for row in recorded), recorded
+    rows = [row for row in recorded if row["t"] >= float(ready_at)]  # the held file's, not the warm-up's
     first = rows[0]
     assert first["t"] < released, f"the child first asked for the file {first['t'] - released:.2f} s after it was free"
     assert first["retries"] >= 1, first  # it met the plain connection's lock and retried
