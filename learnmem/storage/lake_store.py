@@ -201,11 +201,14 @@ class LakeStore:
             folder.mkdir(exist_ok=True)
             self._lock = FileLock(str(folder / f"{key}.lock"), timeout=file_store.LOCK_DEADLINE_S)
         try:
-            with self._lock:
-                yield
+            self._lock.acquire(poll_interval=file_store.LOCK_POLL_S)  # the file's reason: no starved waiter
         except Timeout as error:
-            raise StoreBusyError(f"another process of agent {self.agent!r} held {self._lock.lock_file} for "
-                                 f"{file_store.LOCK_DEADLINE_S:.0f} s") from error
+            raise StoreBusyError(f"waited {file_store.LOCK_DEADLINE_S:.0f} s for {self._lock.lock_file}: other "
+                                 f"processes of agent {self.agent!r} kept it") from error
+        try:
+            yield
+        finally:
+            self._lock.release()
 
     def check_model(self, embedding_model: str, embedding_dim: int) -> None:
         """Refuse to mix vectors of two models in one project."""

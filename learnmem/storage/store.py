@@ -38,6 +38,11 @@ if TYPE_CHECKING:  # pyarrow costs ~170 ms to import: the hook and `ghap status`
     from filelock import FileLock  # ~15 ms (it imports asyncio): only writers load it
 
 LOCK_DEADLINE_S = 10.0
+# How often a writer waiting for `<file>.lock` tries it again. filelock's default, 50 ms, let a waiter starve:
+# the holder let go and took the lock again between two of its tries. Four processes taking turns (4 ms held,
+# 1 ms apart), the worst wait of each: 0.45-1.01 s at 50 ms, 0.04-0.07 s at 5 ms (a StoreBusyError once went
+# through a loaded test run that way).
+LOCK_POLL_S = 0.005
 _BACKOFF_START_S = 0.005
 _BACKOFF_CAP_S = 0.2
 _DUCKDB_LOCK_ERROR = "Could not set lock"
@@ -360,12 +365,14 @@ class Store:
         from filelock import Timeout
 
         try:
-            with self._file_lock:
-                yield
+            self._file_lock.acquire(poll_interval=LOCK_POLL_S)
         except Timeout as error:
-            raise StoreBusyError(
-                f"another learnmem writer held {self._file_lock.lock_file} for {LOCK_DEADLINE_S:.0f} s"
-            ) from error
+            raise StoreBusyError(f"waited {LOCK_DEADLINE_S:.0f} s for {self._file_lock.lock_file}: other learnmem "
+                                 "writers kept it") from error
+        try:
+            yield
+        finally:
+            self._file_lock.release()
 
     @contextmanager
     def frozen(self) -> Iterator[duckdb.DuckDBPyConnection]:

@@ -207,6 +207,23 @@ def test_snapshot_waits_for_a_foreign_writer_then_copies_the_file(hashed_lm):
     assert copy.execute("SELECT content FROM memory_list").fetchall() == [("copied into memory",)]
 
 
+def test_a_writer_outwaited_for_the_writer_lock_says_how_long_it_waited(tmp_path, monkeypatch):
+    from filelock import FileLock
+
+    path = tmp_path / "busy.duckdb"
+    learnmem.open(path, embedder=HashingEmbedder()).close()
+    monkeypatch.setattr(store, "LOCK_DEADLINE_S", 1.0)
+    lm = learnmem.open(path, embedder=HashingEmbedder())  # its lock is made with the deadline above
+    other_writer = FileLock(f"{path}.lock")
+    other_writer.acquire()
+    try:
+        with pytest.raises(StoreBusyError, match=r"waited 1 s for .*busy\.duckdb\.lock: other learnmem writers kept it"):
+            lm.store_memory("cannot land", "fact")
+    finally:
+        other_writer.release()
+    assert lm.store_memory("lands now", "fact").id and lm.info().counts["memories"] == 1
+
+
 def test_writer_gives_up_with_a_clear_error_when_the_file_stays_locked(hashed_lm, monkeypatch):
     monkeypatch.setattr(store, "LOCK_DEADLINE_S", 0.3)
     holder = _hold(hashed_lm.path, 3)
