@@ -40,8 +40,8 @@ if TYPE_CHECKING:  # pyarrow costs ~170 ms to import: the hook and `ghap status`
 LOCK_DEADLINE_S = 10.0
 # How often a writer waiting for `<file>.lock` tries it again. filelock's default, 50 ms, let a waiter starve:
 # the holder let go and took the lock again between two of its tries. Four processes taking turns (4 ms held,
-# 1 ms apart), the worst wait of each: 0.45-1.01 s at 50 ms, 0.04-0.07 s at 5 ms (a StoreBusyError once went
-# through a loaded test run that way).
+# 1 ms apart), the worst wait of each: 0.50-0.91 s at 50 ms, 0.05-0.09 s at 5 ms (python -m bench.lock_wait; a
+# StoreBusyError once went through a loaded test run that way).
 LOCK_POLL_S = 0.005
 _BACKOFF_START_S = 0.005
 _BACKOFF_CAP_S = 0.2
