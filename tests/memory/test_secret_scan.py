@@ -167,6 +167,30 @@ def test_prose_of_ordinary_words_never_matches(pairs: list[tuple[str, str]]) -> 
     assert find_secret(text) is None, text
 
 
+def test_the_quick_look_never_hides_what_the_full_scan_finds() -> None:
+    # find_secret skips the patterns when the text holds none of the substrings they need (secret_scan._NEEDS):
+    # every example here gets the same answer with and without that first look.
+    assert set(secret_scan._NEEDS) == {pattern.name for pattern in secret_scan.PATTERNS}
+    texts = [text for text, _, _ in POSITIVES] + ORDINARY + [
+        form.format(value) for form in ("DB_PASSWORD={}", "token: {}", "clientSecret = '{}'") for value in PLACEHOLDERS]
+    for text in texts + [text.upper() for text in texts] + [text.lower() for text in texts]:
+        assert secret_scan.find_secret(text) == secret_scan.scan(text), text
+
+
+FRAGMENTS = ("password", "PASSWD", "pwd", "Token", "api_key", "OAuth", "author", "aws_secret", "Bearer", "sk-",
+             "sk-ant-", "sk_live_", "ghp_", "github_pat_", "glpat-", "xoxb-", "AKIA", "AIza", "npm_", "pypi-AgE",
+             "eyJ", ".eyJ", "://", "user:", "@db.internal", "-----BEGIN RSA PRIVATE KEY-----\n", " = ", "=", ": ",
+             '"', " ", "\n", "the deploy")
+RANDOM_RUNS = st.text(alphabet=ALNUM + "+/_-", min_size=8, max_size=60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(FRAGMENTS), RANDOM_RUNS), min_size=1, max_size=12))
+def test_the_quick_look_agrees_with_the_full_scan_on_generated_text(parts: list[str]) -> None:
+    text = "".join(parts)
+    assert secret_scan.find_secret(text) == secret_scan.scan(text)
+
+
 def test_the_entropy_check_keeps_random_values_and_drops_repetitive_ones() -> None:
     """The measured threshold, as a regression check: random values of 20-64 characters assigned to a
     credential name are nearly all caught; values that repeat a few characters never are."""
