@@ -94,20 +94,15 @@ class _KeyedRows:
         self.rows = rows
         self.used = used
 
-    @classmethod
-    def of(cls, contents: Sequence[str], categories: Sequence[str], first_row: int = 0,
-           into: dict[tuple, list[int]] | None = None) -> _KeyedRows:
-        rows = {} if into is None else into
-        for row, (content, category) in enumerate(zip(contents, categories), start=first_row):
-            rows.setdefault((category, key_tokens(content)), []).append(row)
-        return cls(rows, first_row + len(contents))
-
     def appended(self, size: int, contents: Sequence[str], categories: Sequence[str]) -> _KeyedRows:
         """The holder for the snapshot of `size` rows with these rows after it."""
-        rows = self.rows
-        if self.used != size:
-            rows = {key: [row for row in held if row < size] for key, held in self.rows.items()}
-        return _KeyedRows.of(contents, categories, size, rows)
+        holder = self
+        if self.used != size:  # rows past `size` are another extension's
+            holder = _KeyedRows({key: [row for row in held if row < size] for key, held in self.rows.items()}, size)
+        for row, (content, category) in enumerate(zip(contents, categories), start=size):
+            holder.rows.setdefault((category, key_tokens(content)), []).append(row)
+        holder.used = size + len(contents)
+        return holder
 
 
 class MemorySnapshot:
@@ -163,7 +158,7 @@ class MemorySnapshot:
         """The current rows (neither forgotten nor superseded) of `category` whose key tokens are `keys`: the
         only ones a text of that category with those key tokens can restate (learnmem.memory.dedupe)."""
         if self._keyed is None:
-            self._keyed = _KeyedRows.of(self.table.column("content").to_pylist(), self.categories)
+            self._keyed = _KeyedRows({}, 0).appended(0, self.table.column("content").to_pylist(), self.categories)
         held = np.asarray(self._keyed.rows.get((category, keys), ()), dtype=np.int64)
         held = held[held < self.size]  # rows past it are a later snapshot's
         return held[~(self.forgotten[held] | self.superseded[held])]

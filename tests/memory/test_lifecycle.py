@@ -353,3 +353,22 @@ def test_compacting_keeps_the_newest_of_each_group_and_supersedes_the_rest(lm, t
     assert lm.compact_memories().groups == ()  # nothing left to merge
     with pytest.raises(learnmem.ValidationError, match="category"):
         lm.compact_memories(category="gossip")
+
+
+def test_two_extensions_of_one_snapshot_keep_their_own_key_tokens(memory):
+    # A write's snapshot can be extended and dropped (another refresh came first) and the same base extended
+    # again: each line of snapshots must see only its own rows under their key tokens.
+    from learnmem.memory.index import MemoryIndex, MemorySnapshot
+
+    texts = [f"Release {i} shipped on time." for i in range(3)]
+    keys = [dedupe.key_tokens(text) for text in texts]
+    memory.store_memories([{"content": text, "category": "fact"} for text in texts])
+    with memory.store.read() as con:
+        rows = MemoryIndex._load(con, after_seq=0)
+    base = MemorySnapshot.from_table(rows.slice(0, 1), 384)
+    assert list(base.restatable("fact", keys[0])) == [0]  # the key tokens are read now
+    first = base.extended(rows.slice(1, 1), 384)
+    second = base.extended(rows.slice(2, 1), 384)
+    assert list(first.restatable("fact", keys[1])) == [1] and list(first.restatable("fact", keys[2])) == []
+    assert list(second.restatable("fact", keys[2])) == [1] and list(second.restatable("fact", keys[1])) == []
+    assert second.memory(1).content == texts[2]
