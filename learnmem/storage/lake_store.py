@@ -36,7 +36,7 @@ import duckdb
 
 from learnmem.storage import lake, sql
 from learnmem.storage import store as file_store  # LOCK_DEADLINE_S, which a hook process lowers
-from learnmem.errors import LearnmemError, ModelMismatchError, StoreBusyError, ValidationError
+from learnmem.errors import LearnmemError, ModelMismatchError, ValidationError
 from learnmem.storage.paths import default_path, project_root
 from learnmem.storage.store import Store, guarded_query, migrated_template, new_instance, quote_literal
 from learnmem.version import VERSION
@@ -193,22 +193,15 @@ class LakeStore:
         would on a file: an agent's transactions read, decide and write its working state (one active GHAP
         entry), which running a refused commit's statements again would not decide anew. Other agents and
         machines do not wait."""
-        from filelock import FileLock, Timeout
+        from filelock import FileLock
 
         if self._lock is None:
             key = hashlib.sha256(f"{self.location.name()}\0{self.project}\0{self.agent}".encode()).hexdigest()[:24]
             folder = Path(tempfile.gettempdir()) / "learnmem-lake-locks"
             folder.mkdir(exist_ok=True)
             self._lock = FileLock(str(folder / f"{key}.lock"), timeout=file_store.LOCK_DEADLINE_S)
-        try:
-            self._lock.acquire(poll_interval=file_store.LOCK_POLL_S)  # the file's reason: no starved waiter
-        except Timeout as error:
-            raise StoreBusyError(f"waited {file_store.LOCK_DEADLINE_S:.0f} s for {self._lock.lock_file}: other "
-                                 f"processes of agent {self.agent!r} kept it") from error
-        try:
+        with file_store.holding(self._lock, f"other processes of agent {self.agent!r}"):
             yield
-        finally:
-            self._lock.release()
 
     def check_model(self, embedding_model: str, embedding_dim: int) -> None:
         """Refuse to mix vectors of two models in one project."""

@@ -21,7 +21,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -110,6 +110,22 @@ def _host() -> duckdb.DuckDBPyConnection:
             instance.execute(sql.query("first_binding"), {"warm_up": 0})  # its imports, before any file is held
             _host_instance = (os.getpid(), instance)
         return _host_instance[1]
+
+
+@contextmanager
+def holding(lock: FileLock, holders: str) -> Iterator[None]:
+    """`lock` (a FileLock made with LOCK_DEADLINE_S) held while the block runs, tried every LOCK_POLL_S;
+    StoreBusyError naming `holders` when the deadline passes first."""
+    from filelock import Timeout
+
+    try:
+        lock.acquire(poll_interval=LOCK_POLL_S)
+    except Timeout as error:
+        raise StoreBusyError(f"waited {LOCK_DEADLINE_S:.0f} s for {lock.lock_file}: {holders} kept it") from error
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def _drop_host() -> None:
@@ -360,19 +376,8 @@ class Store:
             self._lock_file = FileLock(str(self.path) + ".lock", timeout=LOCK_DEADLINE_S)
         return self._lock_file
 
-    @contextmanager
-    def _writer_lock(self) -> Iterator[None]:
-        from filelock import Timeout
-
-        try:
-            self._file_lock.acquire(poll_interval=LOCK_POLL_S)
-        except Timeout as error:
-            raise StoreBusyError(f"waited {LOCK_DEADLINE_S:.0f} s for {self._file_lock.lock_file}: other learnmem "
-                                 "writers kept it") from error
-        try:
-            yield
-        finally:
-            self._file_lock.release()
+    def _writer_lock(self) -> AbstractContextManager[None]:
+        return holding(self._file_lock, "other learnmem writers")
 
     @contextmanager
     def frozen(self) -> Iterator[duckdb.DuckDBPyConnection]:
