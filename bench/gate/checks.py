@@ -22,6 +22,7 @@ import numpy as np
 
 import learnmem
 from bench import corpus as corpus_mod
+from bench.mcp.run import INITIALIZE, INITIALIZED
 from learnmem.embedding.embed import HashingEmbedder
 from learnmem.memory.memories import KEYED_BATCH
 
@@ -105,11 +106,16 @@ class Workspace:
                 target.write_bytes(content)
         self.history, _ = build_history(HistorySpec(commits=HISTORY_COMMITS, extra=0))
 
-    def copy(self, source: Path, name: str) -> Path:
+    def fresh(self, name: str) -> Path:
+        """work/`name`, with no file (nor WAL) there."""
         target = self.folder / "work" / name
         target.parent.mkdir(parents=True, exist_ok=True)
         for leftover in (target, Path(f"{target}.wal")):
             leftover.unlink(missing_ok=True)
+        return target
+
+    def copy(self, source: Path, name: str) -> Path:
+        target = self.fresh(name)
         shutil.copyfile(source, target)
         return target
 
@@ -119,11 +125,7 @@ class Workspace:
 
 def stores(space: Workspace) -> dict[str, float]:
     """A bulk store into a new file; a batch into a file of SMALL and one of LARGE memories; single stores."""
-    fresh = space.folder / "work" / "bulk.duckdb"
-    fresh.parent.mkdir(parents=True, exist_ok=True)
-    for leftover in (fresh, Path(f"{fresh}.wal")):
-        leftover.unlink(missing_ok=True)
-    lm = learnmem.open(fresh, embedder=HashingEmbedder())
+    lm = learnmem.open(space.fresh("bulk.duckdb"), embedder=HashingEmbedder())
     figures = {"store.bulk_2000": seconds(lambda: [lm.store_memories(space.records[s : s + 1000])
                                                      for s in range(0, SMALL, 1000)])}
     lm.close()
@@ -213,11 +215,7 @@ def processes(space: Workspace) -> dict[str, float]:
             raise RuntimeError(f"the session-start hook failed ({done.returncode}): {done.stderr[-2000:]}")
 
     def mcp_start(_: int) -> None:
-        messages = [{"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                     "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                                "clientInfo": {"name": "gate", "version": "0"}}},
-                    {"jsonrpc": "2.0", "method": "notifications/initialized"},
-                    {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}]
+        messages = [INITIALIZE, INITIALIZED, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}]
         stdin = "".join(json.dumps(m) + "\n" for m in messages)
         # The server answers both requests, then exits when its stdin closes.
         done = subprocess.run([str(bin_folder / "learnmem-mcp"), "--db", str(db)], input=stdin, capture_output=True,
