@@ -37,12 +37,13 @@ import numpy as np
 
 import learnmem
 from learnmem.search import keywords
+from learnmem.memory.memories import RETRIEVAL_FUSION
 from learnmem.search.hybrid import hybrid_rank
 
 HERE = Path(__file__).resolve().parent
 HELDOUT = HERE / "heldout"
 OLD_SETS = ("conversational", "coding_agent", "first_person")
-METHODS = {"default": "qnorm", "bm25": "keyword", "vector": "vector"}
+METHODS = {"default": RETRIEVAL_FUSION, "bm25": {"fusion": "keyword"}, "vector": {"fusion": "vector"}}
 DEPTH = 10
 
 
@@ -119,7 +120,7 @@ def run_set(recall_set: RecallSet, folder: Path) -> dict[str, float]:
         terms = keywords.terms(question.text)
         for method, fusion in METHODS.items():
             ranked = hybrid_rank(similarity, snapshot.bm25, terms, eligible, DEPTH, importance=snapshot.importance,
-                                 recency=snapshot.seq, fusion=fusion)
+                                 recency=snapshot.seq, **fusion)
             ranked_ids = [ids[row] for row in ranked.rows]
             if method == "default":
                 mismatches += ranked_ids != [hit.id for hit in lm.retrieve_memories(question.text, limit=DEPTH)]

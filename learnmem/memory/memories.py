@@ -27,7 +27,7 @@ from learnmem.memory import items as memory_items
 from learnmem.memory.items import MAX_CONTENT_CHARS, MEMORY_CATEGORIES, Draft, MemoryFilter
 from learnmem.memory.records import (DeleteResult, DocGap, ForgetResult, Memory, MemoryHit, MemorySummary, SimilarMemory,
                               StoreResult)
-from learnmem.search.hybrid import hybrid_rank
+from learnmem.search.hybrid import NEIGHBOUR_WEIGHT, ZSCORE_ALPHA, hybrid_rank
 from learnmem.storage.store import Store, set_meta, utc_now
 from learnmem.storage.vectors import to_column
 
@@ -44,6 +44,9 @@ SIMILAR_THRESHOLD = 0.6
 MAX_SIMILAR = 3
 DETAILS = ("index", "full", "files")  # retrieve_memories(detail=...): how much of each memory comes back
 SUMMARY_CHARS = 120
+# How retrieve_memories fuses the cosine and BM25: z-scores, with each memory's neighbours in stored order
+# (learnmem.search.hybrid; chosen on seven recall sets at once, bench/quality/RESULTS.md).
+RETRIEVAL_FUSION = {"fusion": "zscore", "alpha": ZSCORE_ALPHA, "neighbours": NEIGHBOUR_WEIGHT}
 RERANK_DEPTH = 5  # with recency or importance weights, this many times `limit` relevant candidates are reordered
 # Stores commit in chunks so that a long import releases the file between them
 # (embedding, the slow part, happens outside the writer lock).
@@ -282,7 +285,9 @@ def retrieve_memories(
     until: Any = None,
     session: str | None = None,
 ) -> list[MemoryHit]:
-    """The memories most relevant to `query`: exact vector + BM25 rankings, fused. Forgotten memories are
+    """The memories most relevant to `query`: exact cosine and BM25 over every eligible memory, fused by
+    z-scores, each memory helped a little by the memories stored just before and after it (RETRIEVAL_FUSION;
+    docs/memories.md says why). Forgotten memories are
     never found; superseded ones only with `include_superseded` (each says what replaced it). `category`,
     `tags`, `spec`, `phase`, `session` and the window `since`..`until` (each an ISO date or datetime, or an
     age such as "7d"; a turn's time is when it was said, any other memory's when it was stored) filter exactly.
@@ -314,6 +319,7 @@ def retrieve_memories(
         limit * RERANK_DEPTH if weighted else limit,
         importance=snapshot.importance,
         recency=snapshot.seq,
+        **RETRIEVAL_FUSION,
     )
     rows, scores = np.asarray(ranked.rows, dtype=np.int64), np.asarray(ranked.scores, dtype=np.float64)
     if weighted:

@@ -3,10 +3,12 @@
 Vector search is exact (a matrix-vector product over every row): at the sizes
 an agent's memory reaches it is a few milliseconds, it filters before ranking,
 and it never goes stale. BM25 runs over postings built with numpy from the
-stored term lists. The two are fused by a weighted sum of the cosine and the
-BM25 score normalised by the query's own idf mass ("qnorm", chosen over
-reciprocal rank fusion by measurement: bench/quality/RESULTS.md); exact ties
-break by importance, then recency.
+stored term lists. Code, experiences and values fuse the two by a weighted sum
+of the cosine and the BM25 score normalised by the query's own idf mass
+("qnorm", chosen over reciprocal rank fusion by measurement); memories by
+z-scores with their stored neighbours ("zscore", chosen on seven recall sets at
+once). Both measured in bench/quality/RESULTS.md. Exact ties break by
+importance, then recency.
 """
 
 from __future__ import annotations
@@ -39,6 +41,11 @@ BM25_B = 0.75
 RRF_K = 60
 # Weight of the cosine in the default fusion; chosen by measurement (bench/quality/RESULTS.md).
 QNORM_ALPHA = 0.9
+# Memories ("zscore" fusion): weight of the cosine's z-score against BM25's, and of the fused score of each
+# neighbour in stored order. The middle of the plateau where the fusion beats both BM25 and the vector on all
+# seven recall sets in R@5, R@10 and nDCG@10 (bench/quality/RESULTS.md, issue 22).
+ZSCORE_ALPHA = 0.85
+NEIGHBOUR_WEIGHT = 0.2
 # Each ranking contributes this many candidates (or `limit`, if larger) to the fusion.
 CANDIDATES = 50
 
@@ -166,6 +173,7 @@ def hybrid_rank(
     recency: np.ndarray,
     fusion: str = "qnorm",
     alpha: float = QNORM_ALPHA,
+    neighbours: float = 0.0,
 ) -> Ranked:
     """Fuse the vector ranking (`similarity`: each row's cosine to the query) and the BM25 ranking of the eligible rows.
 
@@ -173,12 +181,18 @@ def hybrid_rank(
     fusion "qnorm" (default): alpha * cosine + (1 - alpha) * min(1, BM25 / the query's BM25 norm).
     fusion "convex": alpha * cosine + (1 - alpha) * BM25 / the best BM25 of the query.
     fusion "rrf": reciprocal rank fusion, sum of 1 / (RRF_K + rank).
+    fusion "zscore": every eligible row, by alpha * z(cosine) + (1 - alpha) * z(BM25), each z-scored over the
+      eligible rows, plus `neighbours` x the same fused value of the eligible row stored just before it and of
+      the one just after (by `recency`): what is stored together is often asked about together, such as a turn
+      and the answer that follows it. Scores are put back on the cosine's scale (see `_zscore_rank`).
     fusion "vector" / "keyword": one ranking alone (for measurement).
     `recency` is any number that grows with time (e.g. insertion order); it and
     `importance` only break exact ties of the fused score.
     """
     depth = max(CANDIDATES, limit)
     keyword = bm25.scores(query_terms)
+    if fusion == "zscore":
+        return _zscore_rank(similarity, keyword, eligible, limit, importance, recency, alpha, neighbours)
     by_vector = _top(similarity, eligible, depth) if fusion != "keyword" else _NO_DOCS
     by_keyword = _top(keyword, eligible & (keyword > 0), depth) if fusion != "vector" else _NO_DOCS
     chosen = np.union1d(by_vector, by_keyword).astype(np.int64)
@@ -198,6 +212,45 @@ def hybrid_rank(
     elif fusion == "keyword":
         fused[chosen] = keyword[chosen]
     else:
-        raise ValueError(f"fusion: {fusion!r} is not one of: qnorm, convex, rrf, vector, keyword")
+        raise ValueError(f"fusion: {fusion!r} is not one of: qnorm, zscore, convex, rrf, vector, keyword")
     order = np.lexsort((-recency[chosen], -importance[chosen], -fused[chosen]))[:limit]
     return Ranked(rows=chosen[order], scores=fused[chosen[order]])
+
+
+def _z(values: np.ndarray) -> np.ndarray:
+    """Standard scores; all zeros when the values do not vary (no keyword matched, or one row)."""
+    spread = values.std()
+    return (values - values.mean()) / spread if spread > 0 else np.zeros(len(values))
+
+
+def _zscore_rank(similarity: np.ndarray, keyword: np.ndarray, eligible: np.ndarray, limit: int,
+                 importance: np.ndarray, recency: np.ndarray, alpha: float, neighbours: float) -> Ranked:
+    """hybrid_rank's "zscore" fusion over every eligible row.
+
+    z-scores over the whole eligible store, not over a candidate pool: a pool's make-up changes with the
+    query (how many rows matched a keyword), which moved its z-scores and lost to the vector on one set.
+    The score returned is the fused value on the cosine's scale, mean + sd x fused / alpha of the eligible
+    rows' cosines, in the same order as the fused value: a row's own cosine, plus its keyword match and its
+    neighbours' relevance in cosine units (with no keyword matched and no neighbours, exactly the cosine).
+    """
+    rows = np.flatnonzero(eligible)
+    if not len(rows):
+        return Ranked(rows=rows, scores=np.zeros(0))
+    stored = recency[rows]
+    in_order = bool((stored[1:] >= stored[:-1]).all())  # a memory snapshot's rows are in stored order
+    if not in_order:
+        rows = rows[np.argsort(stored, kind="stable")]
+    everything = in_order and len(rows) == len(similarity)  # then no copy of the rows' values is needed
+    cosine = (similarity if everything else similarity[rows]).astype(np.float64)
+    fused = alpha * _z(cosine) + (1 - alpha) * _z(keyword if everything else keyword[rows])
+    if neighbours:
+        own = fused.copy()
+        fused[1:] += neighbours * own[:-1]
+        fused[:-1] += neighbours * own[1:]
+    keep = np.arange(len(rows))
+    if len(rows) > limit:
+        cut = np.partition(fused, len(rows) - limit)[len(rows) - limit]
+        keep = np.flatnonzero(fused >= cut)  # every row tied with the last place, for the tie-break below
+    order = keep[np.lexsort((-recency[rows[keep]], -importance[rows[keep]], -fused[keep]))][:limit]
+    scores = cosine.mean() + cosine.std() * fused[order] / alpha
+    return Ranked(rows=rows[order], scores=scores)

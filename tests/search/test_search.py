@@ -52,3 +52,63 @@ def test_filters_apply_before_ranking():
         importance=np.zeros(1000), recency=np.arange(1000),
     )
     assert sorted(ranked.rows) == [3, 500, 999]
+
+
+def _zscore(similarity, docs, query, eligible=None, limit=10, importance=None, neighbours=0.0, alpha=0.85):
+    count = len(similarity)
+    return search.hybrid_rank(
+        np.asarray(similarity, dtype=np.float32), search.Bm25(pa.array(docs, pa.list_(pa.string()))), query,
+        np.ones(count, dtype=bool) if eligible is None else eligible, limit,
+        importance=np.zeros(count) if importance is None else np.asarray(importance), recency=np.arange(count),
+        fusion="zscore", alpha=alpha, neighbours=neighbours)
+
+
+def test_zscore_fusion_without_keywords_or_neighbours_ranks_and_scores_by_the_cosine():
+    cosines = [0.1, 0.7, 0.3, 0.5, -0.2]
+    ranked = _zscore(cosines, [["a"]] * 5, ["missing"])
+    assert list(ranked.rows) == [1, 3, 2, 0, 4]
+    np.testing.assert_allclose(ranked.scores, [0.7, 0.5, 0.3, 0.1, -0.2], atol=1e-6)
+
+
+def test_zscore_fusion_lifts_a_keyword_match_over_a_slightly_closer_vector():
+    cosines = [0.50, 0.52, 0.10, 0.12, 0.08, 0.11]
+    docs = [["redis"], ["cache"], ["x"], ["y"], ["z"], ["w"]]
+    assert list(_zscore(cosines, docs, ["redis"], limit=2).rows) == [0, 1]
+    assert list(_zscore(cosines, docs, ["missing"], limit=2).rows) == [1, 0]
+
+
+def test_zscore_fusion_lets_a_stored_neighbour_carry_a_memory_up():
+    # Rows 2 and 5 are equally close to the query; row 6, stored right after row 5, matches it strongly.
+    cosines = [0.0, 0.1, 0.40, 0.0, 0.1, 0.40, 0.9, 0.0]
+    docs = [["x"]] * 8
+    assert _zscore(cosines, docs, [], neighbours=0.2).rows[:2].tolist() == [6, 5]
+    # Without the neighbour weight the tie falls to the newer row, 5, by recency too: make row 2 more important.
+    importance = [0, 0, 1, 0, 0, 0, 0, 0]
+    assert _zscore(cosines, docs, [], neighbours=0.0, importance=importance).rows[:3].tolist() == [6, 2, 5]
+    assert _zscore(cosines, docs, [], neighbours=0.2, importance=importance).rows[:3].tolist() == [6, 5, 2]
+
+
+def test_zscore_fusion_neighbours_are_the_eligible_rows_in_stored_order():
+    cosines = [0.40, 0.9, 0.40, 0.0]
+    eligible = np.array([True, False, True, True])  # row 1, next to both 0 and 2, is filtered out
+    ranked = _zscore(cosines, [["x"]] * 4, [], eligible=eligible, neighbours=0.2, importance=[1, 0, 0, 0])
+    assert ranked.rows.tolist() == [0, 2, 3]  # 0 and 2 tie (each beside the other): importance decides
+
+
+def test_zscore_fusion_breaks_exact_ties_by_importance_then_recency_even_at_the_cut():
+    cosines = [0.3, 0.3, 0.3, 0.3, 0.9]
+    ranked = _zscore(cosines, [["x"]] * 5, [], limit=3, importance=[0, 1, 0, 0, 0])
+    assert ranked.rows.tolist() == [4, 1, 3]
+    assert len(_zscore(cosines, [["x"]] * 5, [], eligible=np.zeros(5, dtype=bool)).rows) == 0
+
+
+def test_zscore_fusion_finds_neighbours_by_recency_not_by_row_position():
+    cosines = np.array([0.9, 0.4, 0.0, 0.4, 0.0], dtype=np.float32)  # rows 1 and 3 are equally close
+
+    def top_two(recency):
+        return search.hybrid_rank(cosines, search.Bm25(pa.array([["x"]] * 5)), [], np.ones(5, dtype=bool), 2,
+                                  importance=np.zeros(5), recency=np.array(recency), fusion="zscore",
+                                  alpha=0.85, neighbours=0.2).rows.tolist()
+
+    assert top_two([0, 1, 2, 3, 4]) == [0, 1]  # row 1 was stored right after row 0
+    assert top_two([0, 3, 2, 1, 4]) == [0, 3]  # now row 3 was
