@@ -5,7 +5,14 @@ Definition kinds:
   "function"  a function unit; "method" when its enclosing scope is a "class" or an "impl"
   "class"     a class unit (also interfaces, structs, enums, traits); functions inside are methods
   "impl"      not a unit, but names the scope of the functions inside (Rust `impl Type`): `Type.method`
-  "namespace" not a unit, but qualifies names inside (Rust `mod m`: `m.f`)
+  "namespace" not a unit, but qualifies names inside (Rust `mod m`: `m.f`, TypeScript `namespace N`)
+
+A definition by value (`value_definitions`) names what it holds: `const f = () => {}`, `app.use = function
+() {}`, `{ pad: function () {} }`, Lua `M.f = function () end`, Python `square = lambda x: ...`. The value
+decides what it is: a function literal (`function_values`) makes a function, a class expression
+(`class_values`) a class, an object or table literal (`object_values`) a namespace for its members, and in
+JavaScript a call that runs a function literal (`(function () {...})()`) or is handed one
+(`createCompounder(function () {...})`) a function (`call_values`).
 """
 
 from __future__ import annotations
@@ -29,9 +36,13 @@ class LangSpec:
     doc_skip: frozenset[str] = frozenset()  # siblings allowed between a doc comment and its definition
     # parents that belong to a definition: decorators, `export`, `const x = ...`, Go `type (...)`
     wrappers: frozenset[str] = frozenset()
-    # `const f = () => {}`: declarator node type -> (name field, value field); a unit when the value is a function
+    # definitions by value (see the module docstring): node type -> (name field, value field); a name field
+    # of "" names the value `default` (`export default class {}`)
     value_definitions: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     function_values: frozenset[str] = frozenset()  # function literal node types (arrow_function, ...)
+    class_values: frozenset[str] = frozenset()  # class expression node types
+    object_values: frozenset[str] = frozenset()  # object / table literal node types
+    call_values: frozenset[str] = frozenset()  # call node types that define by value (JavaScript)
     python_style: bool = False  # docstring = first string statement; header ends at ":"; class bases
 
 
@@ -60,6 +71,8 @@ PYTHON = LangSpec(
     ),
     comments=frozenset({"comment"}),
     wrappers=frozenset({"decorated_definition"}),
+    value_definitions=MappingProxyType({"assignment": ("left", "right")}),
+    function_values=frozenset({"lambda"}),
     python_style=True,
 )
 
@@ -69,6 +82,11 @@ _JS_DEFINITIONS = {
     "method_definition": "function",
     "class_declaration": "class",
     "class": "class",
+    # named function expressions passed or returned (`settle(function _resolve() {})`); anonymous ones
+    # and those a value definition names are not definitions of their own
+    "function_expression": "function",
+    "function": "function",
+    "generator_function": "function",
 }
 _JS_BRANCHES = frozenset(
     {
@@ -87,15 +105,21 @@ _JS_COMMON = dict(
     bool_ops=MappingProxyType({"binary_expression": frozenset({"&&", "||", "??"})}),
     calls=_m(call_expression="function", new_expression="constructor"),
     comments=_C_COMMENTS,
-    wrappers=frozenset({"export_statement", "lexical_declaration", "variable_declaration"}),
+    wrappers=frozenset({"export_statement", "lexical_declaration", "variable_declaration", "expression_statement"}),
     value_definitions=MappingProxyType(
         {
             "variable_declarator": ("name", "value"),
             "public_field_definition": ("name", "value"),
             "field_definition": ("property", "value"),
+            "assignment_expression": ("left", "right"),
+            "pair": ("key", "value"),
+            "export_statement": ("", "value"),
         }
     ),
     function_values=frozenset({"arrow_function", "function_expression", "function", "generator_function"}),
+    class_values=frozenset({"class"}),
+    object_values=frozenset({"object"}),
+    call_values=frozenset({"call_expression"}),
 )
 
 JAVASCRIPT = LangSpec(definitions=MappingProxyType(_JS_DEFINITIONS), **_JS_COMMON)
@@ -105,6 +129,9 @@ TYPESCRIPT = LangSpec(
             **_JS_DEFINITIONS,
             "abstract_class_declaration": "class",
             "interface_declaration": "class",
+            "enum_declaration": "class",
+            "internal_module": "namespace",
+            "module": "namespace",
         }
     ),
     **_JS_COMMON,
@@ -172,6 +199,11 @@ JAVA = LangSpec(
 
 LUA = LangSpec(
     definitions=_m(function_declaration="function"),
+    # `M.f = function () end`, `local f = function () end` (names and values are in lists), table fields
+    value_definitions=MappingProxyType({"assignment_statement": ("name", "value"), "field": ("name", "value")}),
+    function_values=frozenset({"function_definition"}),
+    object_values=frozenset({"table_constructor"}),
+    wrappers=frozenset({"variable_declaration"}),
     branches=frozenset(
         {"if_statement", "elseif_statement", "for_statement", "while_statement", "repeat_statement"}
     ),

@@ -220,13 +220,57 @@ def _descendants(node: Node, node_type: str) -> list[Node]:
     return found
 
 
+# --- names ------------------------------------------------------------------------------------------
+
+
+def _computed_name(expression: str) -> str:
+    """A computed member name as readers write it: `Symbol.iterator` -> `@@iterator` (the spec's notation),
+    a quoted string -> its text, anything else -> the expression."""
+    expression = expression.strip()
+    if expression.startswith("Symbol.") and _IDENTIFIER.fullmatch(expression[7:]):
+        return "@@" + expression[7:]
+    if len(expression) >= 2 and expression[0] == expression[-1] and expression[0] in "\"'`":
+        return _strip_quotes(expression) if expression[0] != "`" else expression[1:-1]
+    return expression
+
+
+def _flavour(node: Node, source: bytes) -> str:
+    """What tells a member apart from another of its name: "static", "get", "set", or ""."""
+    keywords = {c.type for c in node.children if not c.is_named}
+    for word in ("static", "get", "set"):
+        if word in keywords:
+            return word
+    return ""
+
+
+def _make_unique(units: list[dict], flavours: list[str]) -> None:
+    """Qualified names unique within a file: the first definition keeps its name; a later one that would
+    share it gets a suffix that says why it differs (`:static` beside an instance member, `:set` beside a
+    getter, `:get` beside a setter) or, when nothing does (redefinitions, overloads), its rank (`:2`, `:3`)."""
+    seen: dict[str, int] = {}
+    for index, unit in enumerate(units):
+        name = unit["qualified_name"]
+        if not name or name not in seen:
+            seen[name] = 1
+            continue
+        seen[name] += 1
+        flavour = flavours[index]
+        candidate = f"{name}:{flavour}" if flavour else f"{name}:{seen[name]}"
+        rank = seen[name]
+        while candidate in seen:
+            rank += 1
+            candidate = f"{name}:{rank}"
+        seen[candidate] = 1
+        unit["qualified_name"] = candidate
+
+
 # --- the walk ---------------------------------------------------------------------------------------
 
 
 @dataclass
 class _Scope:
     qualified: str  # prefix for names defined inside ("" at module level)
-    kind: str  # "module" | "class" | "function" | "impl" | "namespace"
+    kind: str  # "module" | "class" | "function" | "impl" | "namespace" | "object" (an object literal's members)
     depth: int  # cursor depth of the defining node; -1 for the module
     unit: int | None  # index into _Walker.units; None for scopes that are not units
     owner: _Scope | None = None  # the innermost enclosing unit scope (self for units)
@@ -238,7 +282,10 @@ class _Walker:
         self.source = source
         self.parsed = parsed
         self.units: list[dict] = [module_unit]
+        self.flavours: list[str] = [""]  # "static", "get", "set" or "" per unit: what tells duplicates apart
         self.branches: list[int] = [0]
+        self.claimed: set[int] = set()  # ids of the values that definitions by value have named
+        self.stack: list[_Scope] = []
         self.collect_calls = bool(spec.calls)
 
     def run(self, tree: Tree) -> None:
@@ -250,7 +297,7 @@ class _Walker:
             self.units[0]["docstring"] = self._file_comment(root)
         module = _Scope("", "module", -1, 0)
         module.owner = module
-        stack = [module]
+        stack = self.stack = [module]
         definitions, value_definitions = spec.definitions, spec.value_definitions
         branches, bool_ops, calls = spec.branches, spec.bool_ops, spec.calls
         cursor = tree.walk()
@@ -282,6 +329,7 @@ class _Walker:
                 depth -= 1
 
     def _finish(self) -> None:
+        _make_unique(self.units, self.flavours)
         self.parsed.units.extend(
             Unit(**fields, complexity=1 + count) for fields, count in zip(self.units, self.branches)
         )
@@ -290,18 +338,109 @@ class _Walker:
 
     def _define(self, node: Node, parent: _Scope, depth: int) -> _Scope | None:
         spec = self.spec
+        if node.id in self.claimed:
+            return None  # a value that a definition by value has already named
         if node.type in spec.value_definitions:
-            name_field, value_field = spec.value_definitions[node.type]
-            value = node.child_by_field_name(value_field)
-            if value is None or value.type not in spec.function_values:
-                return None
-            name_node, kind, holder = node.child_by_field_name(name_field), "function", value
-        else:
-            name_node, kind, holder = node.child_by_field_name("name"), spec.definitions[node.type], node
+            return self._define_value(node, parent, depth)
+        name_node, kind, holder = node.child_by_field_name("name"), spec.definitions[node.type], node
         named = self._name(node, name_node)
         if named is None or (node.has_error and any(c.type == "ERROR" for c in node.children)):
             return None  # anonymous, or a definition tree-sitter had to invent around broken code
         name, prefix_parts, is_method = named
+        return self._unit(node, holder, parent, depth, kind, name, prefix_parts, is_method)
+
+    def _define_value(self, node: Node, parent: _Scope, depth: int) -> _Scope | None:
+        """A definition by value (langspec's docstring): what the value is decides what is defined."""
+        name_node, value, kind = self._named_value(node)
+        if value is None:
+            return None
+        holder = value
+        if name_node is None:  # `export default class {}`, `export default function () {}`
+            if kind == "namespace" or not any(c.type == "default" for c in node.children):
+                return None
+            own = value.child_by_field_name("name")
+            parts: list[str] | None = [_node_text(self.source, own) if own is not None else "default"]
+        else:
+            parts = self._target(name_node)
+        if not parts:
+            return None
+        is_method = False
+        if "prototype" in parts[:-1]:  # `Route.prototype.handle = function`: a method of Route
+            parts = [p for p in parts if p != "prototype"]
+            is_method = True
+        if parts in (["module", "exports"], ["exports"]):  # the module itself: the function's own name
+            own = value.child_by_field_name("name")
+            parts = [_node_text(self.source, own) if own is not None else "default"]
+        elif parts[:2] == ["module", "exports"]:
+            parts = parts[2:]
+        elif parts[0] == "exports" and len(parts) > 1:
+            parts = parts[1:]
+        elif parts[0] in ("this", "self") and len(parts) > 1:
+            if self.spec.python_style:
+                return None  # `self.x = lambda: ...` is state, not a definition a reader calls
+            # `this.f = function` belongs to the enclosing class, or to the constructor function it runs in
+            home = next((s for s in reversed(self.stack) if s.kind == "class"), parent.owner)
+            parent, parts = home, parts[1:]  # type: ignore[assignment]
+            is_method = True
+        self.claimed.add(value.id)
+        if kind == "namespace":  # an object literal: its members are `name.member` (functions, not methods)
+            scope = _Scope(".".join(p for p in (parent.qualified, *parts) if p), "object", depth, None)
+            scope.owner = parent.owner
+            return scope
+        return self._unit(node, holder, parent, depth, kind, parts[-1], tuple(parts[:-1]), is_method)
+
+    def _named_value(self, node: Node) -> tuple[Node | None, Node | None, str]:
+        """(name node, value, what it defines: "function" | "class" | "namespace") of a definition by value;
+        a None value when it defines nothing (`x = 1`), a None name for `export default`."""
+        spec = self.spec
+        name_field, value_field = spec.value_definitions[node.type]
+        if node.type == "assignment_statement":  # Lua: `a, b = x, y` holds its names and values in two lists
+            names = [c for c in node.named_children if c.type == "variable_list"]
+            values = [c for c in node.named_children if c.type == "expression_list"]
+            if not names or not values:
+                return None, None, ""
+            name_node = names[0].child_by_field_name(name_field)
+            value = values[0].child_by_field_name(value_field)
+        else:
+            name_node = node.child_by_field_name(name_field) if name_field else None
+            value = node.child_by_field_name(value_field)
+        if value is None or (name_node is None and name_field):
+            return None, None, ""
+        if value.type in spec.function_values:
+            return name_node, value, "function"
+        if value.type in spec.class_values:
+            return name_node, value, "class"
+        if value.type in spec.object_values:
+            return name_node, value, "namespace"
+        if value.type in spec.call_values and self._defines_by_call(value):
+            return name_node, value, "function"
+        return None, None, ""
+
+    def _defines_by_call(self, call: Node) -> bool:
+        """`(function () {...})()` runs a function literal; `make(function () {...})` is handed one."""
+        callee = call.child_by_field_name("function")
+        if callee is not None and callee.type == "parenthesized_expression":
+            if any(c.type in self.spec.function_values for c in callee.named_children):
+                return True
+        arguments = call.child_by_field_name("arguments")
+        return arguments is not None and any(c.type in self.spec.function_values for c in arguments.named_children)
+
+    def _target(self, name_node: Node) -> list[str] | None:
+        """The parts of the name a value is assigned to (`a.b.c`, `a["b"]`, `{ "k": ... }`); None when it is
+        computed at run time (`a[key]`) or is a pattern (`const { a } = ...`)."""
+        text = "".join(_node_text(self.source, name_node).split())
+        if name_node.type in ("string", "number"):
+            return [_strip_quotes(text)]
+        if name_node.type == "computed_property_name":
+            return [_computed_name(text[1:-1])]
+        text = re.sub(r"""\[(['"])([^'"\]]*)\1\]""", r".\2", text)  # a["b"] -> a.b
+        parts = re.split(r"[.:]", text)
+        if not all(_IDENTIFIER.fullmatch(part) for part in parts):
+            return None
+        return parts
+
+    def _unit(self, node: Node, holder: Node, parent: _Scope, depth: int, kind: str, name: str,
+              prefix_parts: tuple[str, ...], is_method: bool) -> _Scope:
         prefix = ".".join(p for p in (parent.qualified, *prefix_parts) if p)
         qualified = f"{prefix}.{name}" if prefix else name
         if kind not in _UNIT_KINDS:
@@ -326,6 +465,7 @@ class _Walker:
                 bases=self._bases(node) if kind == "class" else (),
             )
         )
+        self.flavours.append(_flavour(node, self.source))
         self.branches.append(0)
         scope = _Scope(qualified, kind, depth, len(self.units) - 1)
         scope.owner = scope
@@ -350,6 +490,10 @@ class _Walker:
             type_node = node.child_by_field_name("type")
             if type_node is None or type_node.type not in ("struct_type", "interface_type"):
                 return None
+        if name_node.type == "computed_property_name":  # `[Symbol.iterator]() {}`
+            return _computed_name(text[1:-1]), (), False
+        if name_node.type in ("string", "number"):  # `"quoted name"() {}`
+            return _strip_quotes(text), (), False
         if name_node.type in ("dot_index_expression", "method_index_expression"):  # Lua: a.b.c / M:m
             parts = re.split(r"[.:]", text)
             return parts[-1], tuple(parts[:-1]), ":" in text
@@ -425,7 +569,9 @@ class _Walker:
         spec, pending = self.spec, [node]
         while pending:
             current = pending.pop()
-            if current.type in spec.definitions or current.type in spec.value_definitions:
+            if current.type in spec.definitions:
+                return True
+            if current.type in spec.value_definitions and self._named_value(current)[2] in _UNIT_KINDS:
                 return True
             if current.type in spec.wrappers:
                 pending.extend(current.named_children)

@@ -8,13 +8,21 @@ from pathlib import Path
 
 import pathspec
 
-# Folders no one wants in a code index: dependencies, environments, build output, caches, and the agents'
-# own files (`learnmem init` writes .claude/ and .opencode/; .learnmem/ holds the memory file).
+# Folders no one wants in a code index: dependencies, build output, caches, and the agents' own files
+# (`learnmem init` writes .claude/ and .opencode/; .learnmem/ holds the memory file).
 SKIPPED_DIRS = frozenset(
-    {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "env", "dist", "build", "__pycache__",
+    {".git", ".hg", ".svn", "node_modules", "dist", "build", "__pycache__",
      ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".nox", ".hypothesis", ".learnmem",
      "site-packages", ".idea", ".vscode", "target", ".next", "coverage", ".claude", ".opencode"}
 )
+# A Python environment is known by what it holds, not by its name: `env/` is as often a project's own
+# package (axios's lib/env/) as a virtualenv, and a virtualenv may be called anything.
+ENVIRONMENT_MARKERS = ("pyvenv.cfg", "conda-meta")
+
+
+def is_environment(folder: Path) -> bool:
+    """Whether `folder` is a virtualenv (its pyvenv.cfg) or a conda environment (its conda-meta/)."""
+    return any(os.path.lexists(folder / marker) for marker in ENVIRONMENT_MARKERS)
 
 
 def read_no_follow(path: Path) -> bytes:
@@ -62,7 +70,8 @@ def candidate_files(root: Path, recursive: bool = True) -> Iterator[str]:
         kept = []
         for name in sorted(dirs):
             relative = f"{relative_dir}/{name}" if relative_dir else name
-            if recursive and name not in SKIPPED_DIRS and not ignored(relative, True) and not (here / name).is_symlink():
+            if recursive and name not in SKIPPED_DIRS and not ignored(relative, True) and not (here / name).is_symlink() \
+                    and not is_environment(here / name):
                 kept.append(name)
         dirs[:] = kept
         for name in sorted(files):

@@ -368,13 +368,19 @@ def test_gitignore_in_subfolder_and_vendored_folders(lm, tmp_path):
     write(tree, "other/local.py", "x = 1\n")  # sub/.gitignore says nothing about other/
     write(tree, "node_modules/dep/index.js", "function vendored() {}\n")
     write(tree, ".venv/lib/site.py", "x = 1\n")
+    write(tree, ".venv/pyvenv.cfg", "home = /usr/bin\n")  # a virtualenv is known by its marker...
+    write(tree, "tools/py311/lib/helper.py", "x = 1\n")
+    write(tree, "tools/py311/pyvenv.cfg", "home = /usr/bin\n")  # ...whatever its name
+    write(tree, "conda/conda-meta/history", "")
+    write(tree, "conda/lib/mod.py", "x = 1\n")
+    write(tree, "lib/env/data.js", "export function isNode() {}\n")  # a package called env is code (axios)
     write(tree, "web/node_modules/dep/index.js", "function vendored() {}\n")
     # The agents' files that `learnmem init` writes, and the memory's folder.
     write(tree, ".claude/hooks/check.py", "x = 1\n")
     write(tree, ".opencode/plugin/tool.ts", "export const x = 1\n")
     write(tree, ".learnmem/scratch.py", "x = 1\n")
     lm.index_codebase(tree, project=PROJECT, progress=False)
-    assert indexed_paths(lm) == {"a.py", "sub/deeper/local.py", "sub/keep.gen.py", "other/local.py"}
+    assert indexed_paths(lm) == {"a.py", "sub/deeper/local.py", "sub/keep.gen.py", "other/local.py", "lib/env/data.js"}
 
 
 def test_failed_index_call_leaves_previous_rows_intact(lm, tmp_path):

@@ -284,10 +284,10 @@ def test_tsx_and_javascript():
         class A { constructor() { this.x = run(1, 2); } }
     """)
     units = by_qualified(js)
-    assert list(units) == ["", "run", "run.k", "A", "A.constructor"]
+    assert list(units) == ["", "run", "run.o.k", "A", "A.constructor"]
     assert units["run"].docstring == "Runs."
-    assert units["run.k"].unit_type == "function"  # an object literal's method is not a class method
-    assert units["run.k"].complexity == 2
+    assert units["run.o.k"].unit_type == "function"  # an object literal's method is not a class method
+    assert units["run.o.k"].complexity == 2
     assert units["A.constructor"].unit_type == "method"
     assert {(c.caller, c.callee) for c in js.calls} == {("run", "o.k"), ("A.constructor", "run")}
 
@@ -581,3 +581,114 @@ def test_parse_source_with_tree_hands_back_the_tree():
     assert [u.qualified_name for u in parsed.units] == ["", "f"]
     big, none = parse_source_with_tree("big.py", b"x = 1\n" * (MAX_PARSE_BYTES // 6 + 1), "python")
     assert none is None and len(big.units) == 1
+
+
+# --- definitions a reader would call one (issue 23) -------------------------------------------------
+
+
+def test_javascript_functions_defined_by_assignment_are_units_named_as_readers_call_them():
+    units = by_qualified(parse("lib/app.js", """
+        /** Mounts middleware. */
+        app.use = function use(fn) { return fn; };
+        req.accepts = function () { return 1; };
+        Route.prototype._handles_method = function _handles_method(method) { return true; };
+        exports.compileETag = function (val) { return val; };
+        module.exports.parse = function (s) { return s; };
+        function Counter() { this.tick = function () { return 1; }; }
+    """))
+    assert list(units) == ["", "app.use", "req.accepts", "Route._handles_method", "compileETag", "parse",
+                           "Counter", "Counter.tick"]
+    assert units["app.use"].docstring == "Mounts middleware."
+    assert units["app.use"].start_line == 2 and units["app.use"].signature == "app.use = function use(fn)"
+    assert units["Route._handles_method"].unit_type == "method"
+    assert units["Counter.tick"].unit_type == "method"
+
+
+@pytest.mark.parametrize("code, expected", [
+    ("module.exports = function () { return 2; };", ["", "default"]),
+    ("module.exports = function createApplication() {};", ["", "createApplication"]),
+    ("exports = module.exports = function createApplication() {};", ["", "createApplication"]),
+    ("export default function () {}", ["", "default"]),
+    ("export default class { run() {} }", ["", "default", "default.run"]),
+])
+def test_what_a_module_exports_as_itself_is_named_by_its_own_name_or_default(code, expected):
+    assert list(by_qualified(parse("lib/x.js", code))) == expected
+
+
+def test_javascript_function_expressions_passed_returned_run_or_handed_to_a_call_are_units():
+    units = by_qualified(parse("lib/x.js", """
+        settle(function _resolve(value) { return value; });
+        function outer() { return function wrap() { return 1; }; }
+        var f = (function () { function inner() {} return inner; })();
+        var camelCase = createCompounder(function (result, word) { return result + word; });
+        var plain = compute(1, 2);
+        items.forEach(function () {});
+    """))
+    assert list(units) == ["", "_resolve", "outer", "outer.wrap", "f", "f.inner", "camelCase"]
+    assert units["camelCase"].start_line == 4 and units["camelCase"].unit_type == "function"
+
+
+def test_object_literal_members_and_class_expressions_are_qualified_by_the_name_they_are_bound_to():
+    units = by_qualified(parse("lib/x.js", """
+        var obj = { trim(s) { return s; }, pad: function () {}, f: () => {}, size: 3, nested: { deep() {} } };
+        const K = class { m() {} };
+        const L = class Named { n() {} };
+    """))
+    assert list(units) == ["", "obj.trim", "obj.pad", "obj.f", "obj.nested.deep", "K", "K.m", "L", "L.n"]
+    assert units["K"].unit_type == "class" and units["K.m"].unit_type == "method"
+
+
+def test_qualified_names_are_unique_within_a_file_by_a_documented_rule():
+    units = by_qualified(parse("lib/x.js", """
+        class AxiosHeaders {
+          concat() {}
+          static concat() {}
+          get x() { return 1; }
+          set x(v) {}
+          [Symbol.iterator]() {}
+          ['quoted']() {}
+        }
+        function twice() {}
+        function twice() {}
+    """))
+    assert list(units) == ["", "AxiosHeaders", "AxiosHeaders.concat", "AxiosHeaders.concat:static",
+                           "AxiosHeaders.x", "AxiosHeaders.x:set", "AxiosHeaders.@@iterator",
+                           "AxiosHeaders.quoted", "twice", "twice:2"]
+    assert units["AxiosHeaders.@@iterator"].name == "@@iterator"
+
+
+def test_typescript_namespaces_qualify_and_enums_are_classes():
+    units = by_qualified(parse("src/geo.ts", """
+        namespace Geo {
+          export function area(r: number) { return r; }
+          export namespace Inner { export class P {} }
+        }
+        enum Color { Red, Green }
+    """))
+    assert list(units) == ["", "Geo.area", "Geo.Inner.P", "Color"]
+    assert units["Color"].unit_type == "class"
+
+
+def test_lua_functions_defined_by_value_and_in_tables_are_units():
+    units = by_qualified(parse("m.lua", """
+        local M = {}
+        local mt = { __index = function (t, k) return k end, name = "x" }
+        M.f = function (a) return a end
+        local g = function (b) return b end
+        M.sub = { deep = function () end }
+        return M
+    """))
+    assert list(units) == ["", "mt.__index", "M.f", "g", "M.sub.deep"]
+    assert units["g"].signature == "local g = function (b)"
+
+
+def test_python_lambdas_bound_to_a_name_are_units():
+    units = by_qualified(parse("m.py", """
+        square = lambda x: x * x
+        class K:
+            key = lambda self: 1
+            def __init__(self):
+                self.hook = lambda: 0
+    """))
+    assert list(units) == ["", "square", "K", "K.key", "K.__init__"]
+    assert units["K.key"].unit_type == "method"
