@@ -24,9 +24,10 @@ $(VENV)/.ready: pyproject.toml Makefile
 	$(BIN)/python -c "from learnmem.embedding.embed import load_embedder; load_embedder()"
 	touch $@
 
-# What the tests and benchmarks add: their Python packages, PostgreSQL's server for the lake tests and the
-# real MCP clients (Claude Code, opencode, the MCP Inspector; npm, pinned in tests/clients/), installed with
-# apt-get where that works (Debian or Ubuntu as root); otherwise named, and make stops.
+# What the tests and benchmarks add: their Python packages, PostgreSQL's server for the lake tests, Universal
+# Ctags for the code index's reference, and the real MCP clients (Claude Code, opencode, the MCP Inspector;
+# npm, pinned in tests/clients/), installed with apt-get where that works (Debian or Ubuntu as root);
+# otherwise named, and make stops.
 CLIENTS := tests/clients
 
 setup-test: $(VENV)/.ready-test $(CLIENTS)/node_modules/.ready
@@ -54,6 +55,15 @@ $(VENV)/.ready-test: $(VENV)/.ready
 			echo "The lake tests need PostgreSQL's server (initdb, pg_ctl), and it is not installed. Install it:"; \
 			echo "  Debian/Ubuntu: sudo apt-get install postgresql    macOS: brew install postgresql@16"; \
 			echo "then run make test again (PG_BIN=<folder of initdb> if it is not on PATH)."; exit 1; \
+		fi; }
+	@ctags --version 2>/dev/null | grep -q "Universal Ctags" || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "installing Universal Ctags (the reference the code index's definitions are checked against)"; \
+			apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q universal-ctags >/dev/null; \
+		else \
+			echo "The code tests check definitions against Universal Ctags, and it is not installed. Install it:"; \
+			echo "  Debian/Ubuntu: sudo apt-get install universal-ctags    macOS: brew install universal-ctags"; \
+			echo "then run make test again."; exit 1; \
 		fi; }
 	touch $@
 

@@ -12,7 +12,7 @@ A definition by value (`value_definitions`) names what it holds: `const f = () =
 decides what it is: a function literal (`function_values`) makes a function, a class expression
 (`class_values`) a class, an object or table literal (`object_values`) a namespace for its members, and in
 JavaScript a call that runs a function literal (`(function () {...})()`) or is handed one
-(`createCompounder(function () {...})`) a function (`call_values`).
+(`createCompounder(function () {...})`) a function (`call_values`, JavaScript and Lua).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class LangSpec:
     function_values: frozenset[str] = frozenset()  # function literal node types (arrow_function, ...)
     class_values: frozenset[str] = frozenset()  # class expression node types
     object_values: frozenset[str] = frozenset()  # object / table literal node types
-    call_values: frozenset[str] = frozenset()  # call node types that define by value (JavaScript)
+    call_values: frozenset[str] = frozenset()  # call node types that define by value (JavaScript, Lua)
     python_style: bool = False  # docstring = first string statement; header ends at ":"; class bases
 
 
@@ -130,6 +130,10 @@ TYPESCRIPT = LangSpec(
             "abstract_class_declaration": "class",
             "interface_declaration": "class",
             "enum_declaration": "class",
+            # declarations without a body: an interface's methods, `declare function`, overloads, .d.ts files
+            "method_signature": "function",
+            "abstract_method_signature": "function",
+            "function_signature": "function",
             "internal_module": "namespace",
             "module": "namespace",
         }
@@ -203,6 +207,7 @@ LUA = LangSpec(
     value_definitions=MappingProxyType({"assignment_statement": ("name", "value"), "field": ("name", "value")}),
     function_values=frozenset({"function_definition"}),
     object_values=frozenset({"table_constructor"}),
+    call_values=frozenset({"function_call"}),  # `local f = lume.fn(function (a, b) ... end, 10)`
     wrappers=frozenset({"variable_declaration"}),
     branches=frozenset(
         {"if_statement", "elseif_statement", "for_statement", "while_statement", "repeat_statement"}

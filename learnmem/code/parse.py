@@ -406,6 +406,12 @@ class _Walker:
             value = node.child_by_field_name(value_field)
         if value is None or (name_node is None and name_field):
             return None, None, ""
+        while value.type == "parenthesized_expression" and value.named_child_count == 1:  # `(function () {}())`
+            value = value.named_children[0]
+        if value.type == "binary_expression":  # `setfenv = setfenv or function (f, t) ... end`, `a || function`
+            right = value.child_by_field_name("right")
+            if right is not None and right.type in spec.function_values:
+                value = right
         if value.type in spec.function_values:
             return name_node, value, "function"
         if value.type in spec.class_values:
@@ -418,10 +424,11 @@ class _Walker:
 
     def _defines_by_call(self, call: Node) -> bool:
         """`(function () {...})()` runs a function literal; `make(function () {...})` is handed one."""
-        callee = call.child_by_field_name("function")
-        if callee is not None and callee.type == "parenthesized_expression":
-            if any(c.type in self.spec.function_values for c in callee.named_children):
-                return True
+        callee = call.child_by_field_name(self.spec.calls.get(call.type) or "function")
+        while callee is not None and callee.type == "parenthesized_expression" and callee.named_child_count == 1:
+            callee = callee.named_children[0]
+        if callee is not None and callee.type in self.spec.function_values:
+            return True
         arguments = call.child_by_field_name("arguments")
         return arguments is not None and any(c.type in self.spec.function_values for c in arguments.named_children)
 
@@ -433,16 +440,24 @@ class _Walker:
             return [_strip_quotes(text)]
         if name_node.type == "computed_property_name":
             return [_computed_name(text[1:-1])]
-        text = re.sub(r"""\[(['"])([^'"\]]*)\1\]""", r".\2", text)  # a["b"] -> a.b
-        parts = re.split(r"[.:]", text)
-        if not all(_IDENTIFIER.fullmatch(part) for part in parts):
+        keys: list[str] = []  # a["b c"] -> a, "b c": a quoted key is a part whatever it holds
+
+        def keep(match: re.Match) -> str:
+            keys.append(match.group(2))
+            return f".\0{len(keys) - 1}"
+
+        text = re.sub(r"""\[(['"])(.*?)\1\]""", keep, text)
+        computed = re.fullmatch(r"(.+?)(\[[^\[\]]+\])", text)  # `_.prototype[name] = function`: a name
+        tail = [computed.group(2)] if computed else []             # known only at run time, kept as `[name]`
+        parts = re.split(r"[.:]", computed.group(1) if computed else text)
+        if not all(_IDENTIFIER.fullmatch(part) or part.startswith("\0") for part in parts):
             return None
-        return parts
+        return [keys[int(part[1:])] if part.startswith("\0") else part for part in parts] + tail
 
     def _unit(self, node: Node, holder: Node, parent: _Scope, depth: int, kind: str, name: str,
               prefix_parts: tuple[str, ...], is_method: bool) -> _Scope:
         prefix = ".".join(p for p in (parent.qualified, *prefix_parts) if p)
-        qualified = f"{prefix}.{name}" if prefix else name
+        qualified = (f"{prefix}{name}" if name.startswith("[") else f"{prefix}.{name}") if prefix else name
         if kind not in _UNIT_KINDS:
             scope = _Scope(qualified, kind, depth, None)
             scope.owner = parent.owner

@@ -228,7 +228,8 @@ def test_typescript_units_and_calls():
     parsed = parse("src/app/index.ts", TYPESCRIPT)
     assert parsed.module == "src.app.index" and parsed.syntax_errors == 0
     units = by_qualified(parsed)
-    assert list(units) == ["", "Service", "Service.load", "Service.make", "handler", "helper", "helper.inner", "Shape"]
+    assert list(units) == ["", "Service", "Service.load", "Service.make", "handler", "helper", "helper.inner", "Shape",
+                           "Shape.area"]  # an interface's method signatures are its methods
     assert parsed.units[0].name == "index"
     assert parsed.units[0].docstring == "Services for the app."
 
