@@ -20,6 +20,8 @@ from tree_sitter import Node, Parser, Tree
 from learnmem.code.langspec import CONFIG_LANGUAGES, SPECS, LangSpec
 from learnmem.code.languages import module_path
 from learnmem.code.model import CallSite, ParsedFile, Unit
+from learnmem.code.names import IDENTIFIER as _IDENTIFIER
+from learnmem.code.names import computed_name, flavour, make_unique, strip_quotes
 
 # Files larger than this get only their module unit: no tree, no units, no calls.
 # (A minified 50 MB bundle would otherwise cost seconds and gigabytes for nothing useful.)
@@ -27,7 +29,6 @@ MAX_PARSE_BYTES = 2_000_000
 SIGNATURE_MAX_CHARS = 300
 CALLEE_MAX_CHARS = 200
 
-_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _UNIT_KINDS = ("function", "class")  # definition kinds that become units
 # Wrappers whose keyword belongs in the signature (`export` and decorators do not).
 _DECLARATION_WRAPPERS = frozenset({"lexical_declaration", "variable_declaration", "type_declaration"})
@@ -130,21 +131,11 @@ def _config_units(root: Node, source: bytes) -> list[Unit]:
             key_node = node.child_by_field_name("key")
             if key_node is None:
                 continue
-            key = _strip_quotes(_node_text(source, key_node).strip())
+            key = strip_quotes(_node_text(source, key_node).strip())
             units.append(Unit(name=key, qualified_name=key, unit_type="key", signature="", docstring="",
                               content=_node_text(source, node), start_line=node.start_point.row + 1,
                               end_line=_end_line(node), complexity=1))
     return units
-
-
-def _strip_quotes(key: str) -> str:
-    if len(key) >= 2 and key[0] == key[-1] and key[0] in "\"'":
-        try:
-            value = ast.literal_eval(key)
-            return value if isinstance(value, str) else key[1:-1]
-        except (ValueError, SyntaxError):
-            return key[1:-1]
-    return key
 
 
 # --- docstrings -------------------------------------------------------------------------------------
@@ -220,50 +211,6 @@ def _descendants(node: Node, node_type: str) -> list[Node]:
     return found
 
 
-# --- names ------------------------------------------------------------------------------------------
-
-
-def _computed_name(expression: str) -> str:
-    """A computed member name as readers write it: `Symbol.iterator` -> `@@iterator` (the spec's notation),
-    a quoted string -> its text, anything else -> the expression."""
-    expression = expression.strip()
-    if expression.startswith("Symbol.") and _IDENTIFIER.fullmatch(expression[7:]):
-        return "@@" + expression[7:]
-    if len(expression) >= 2 and expression[0] == expression[-1] and expression[0] in "\"'`":
-        return _strip_quotes(expression) if expression[0] != "`" else expression[1:-1]
-    return expression
-
-
-def _flavour(node: Node, source: bytes) -> str:
-    """What tells a member apart from another of its name: "static", "get", "set", or ""."""
-    keywords = {c.type for c in node.children if not c.is_named}
-    for word in ("static", "get", "set"):
-        if word in keywords:
-            return word
-    return ""
-
-
-def _make_unique(units: list[dict], flavours: list[str]) -> None:
-    """Qualified names unique within a file: the first definition keeps its name; a later one that would
-    share it gets a suffix that says why it differs (`:static` beside an instance member, `:set` beside a
-    getter, `:get` beside a setter) or, when nothing does (redefinitions, overloads), its rank (`:2`, `:3`)."""
-    seen: dict[str, int] = {}
-    for index, unit in enumerate(units):
-        name = unit["qualified_name"]
-        if not name or name not in seen:
-            seen[name] = 1
-            continue
-        seen[name] += 1
-        flavour = flavours[index]
-        candidate = f"{name}:{flavour}" if flavour else f"{name}:{seen[name]}"
-        rank = seen[name]
-        while candidate in seen:
-            rank += 1
-            candidate = f"{name}:{rank}"
-        seen[candidate] = 1
-        unit["qualified_name"] = candidate
-
-
 # --- the walk ---------------------------------------------------------------------------------------
 
 
@@ -329,7 +276,7 @@ class _Walker:
                 depth -= 1
 
     def _finish(self) -> None:
-        _make_unique(self.units, self.flavours)
+        make_unique(self.units, self.flavours)
         self.parsed.units.extend(
             Unit(**fields, complexity=1 + count) for fields, count in zip(self.units, self.branches)
         )
@@ -437,9 +384,9 @@ class _Walker:
         computed at run time (`a[key]`) or is a pattern (`const { a } = ...`)."""
         text = "".join(_node_text(self.source, name_node).split())
         if name_node.type in ("string", "number"):
-            return [_strip_quotes(text)]
+            return [strip_quotes(text)]
         if name_node.type == "computed_property_name":
-            return [_computed_name(text[1:-1])]
+            return [computed_name(text[1:-1])]
         keys: list[str] = []  # a["b c"] -> a, "b c": a quoted key is a part whatever it holds
 
         def keep(match: re.Match) -> str:
@@ -480,7 +427,7 @@ class _Walker:
                 bases=self._bases(node) if kind == "class" else (),
             )
         )
-        self.flavours.append(_flavour(node, self.source))
+        self.flavours.append(flavour(node))
         self.branches.append(0)
         scope = _Scope(qualified, kind, depth, len(self.units) - 1)
         scope.owner = scope
@@ -506,9 +453,9 @@ class _Walker:
             if type_node is None or type_node.type not in ("struct_type", "interface_type"):
                 return None
         if name_node.type == "computed_property_name":  # `[Symbol.iterator]() {}`
-            return _computed_name(text[1:-1]), (), False
+            return computed_name(text[1:-1]), (), False
         if name_node.type in ("string", "number"):  # `"quoted name"() {}`
-            return _strip_quotes(text), (), False
+            return strip_quotes(text), (), False
         if name_node.type in ("dot_index_expression", "method_index_expression"):  # Lua: a.b.c / M:m
             parts = re.split(r"[.:]", text)
             return parts[-1], tuple(parts[:-1]), ":" in text
