@@ -25,6 +25,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from learnmem.code.languages import language_of
+from learnmem.code.names import computed_name
 from learnmem.code.parse import parse_source
 from learnmem.code.walk import candidate_files
 
@@ -78,13 +79,11 @@ def _defines(tag: dict) -> bool:
 
 
 def _last_name(name: str) -> str:
-    name = re.split(r"[.:]", name)[-1] if not name.startswith("[") else name
-    if name.startswith("[") and name.endswith("]"):  # [Symbol.iterator] -> @@iterator, ['x'] -> x
-        inner = name[1:-1].strip()
-        if inner.startswith("Symbol."):
-            return "@@" + inner[7:]
-        return inner.strip("'\"`")
-    return name
+    """A tag's name as learnmem names the unit: the last part of `M.f` / `M:m`, `[Symbol.iterator]` as
+    `@@iterator` (learnmem.code.names)."""
+    if name.startswith("[") and name.endswith("]"):
+        return computed_name(name[1:-1])
+    return re.split(r"[.:]", name)[-1]
 
 
 def compare(project: Path) -> dict:

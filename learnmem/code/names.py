@@ -33,6 +33,16 @@ def computed_name(expression: str) -> str:
     return expression
 
 
+def literal_name(node_type: str, text: str) -> str | None:
+    """The name a quoted (`"quoted name"`, `'k'`), numeric or computed (`[Symbol.iterator]`) name node says;
+    None for any other kind of node."""
+    if node_type in ("string", "number"):
+        return strip_quotes(text)
+    if node_type == "computed_property_name":
+        return computed_name(text[1:-1])
+    return None
+
+
 def flavour(node: Node) -> str:
     """What tells a member apart from another of its name: "static", "get", "set", or ""."""
     keywords = {c.type for c in node.children if not c.is_named}

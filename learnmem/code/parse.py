@@ -21,7 +21,7 @@ from learnmem.code.langspec import CONFIG_LANGUAGES, SPECS, LangSpec
 from learnmem.code.languages import module_path
 from learnmem.code.model import CallSite, ParsedFile, Unit
 from learnmem.code.names import IDENTIFIER as _IDENTIFIER
-from learnmem.code.names import computed_name, flavour, make_unique, strip_quotes
+from learnmem.code.names import flavour, literal_name, make_unique, strip_quotes
 
 # Files larger than this get only their module unit: no tree, no units, no calls.
 # (A minified 50 MB bundle would otherwise cost seconds and gigabytes for nothing useful.)
@@ -301,12 +301,10 @@ class _Walker:
         name_node, value, kind = self._named_value(node)
         if value is None:
             return None
-        holder = value
         if name_node is None:  # `export default class {}`, `export default function () {}`
             if kind == "namespace" or not any(c.type == "default" for c in node.children):
                 return None
-            own = value.child_by_field_name("name")
-            parts: list[str] | None = [_node_text(self.source, own) if own is not None else "default"]
+            parts: list[str] | None = [self._own_name(value)]
         else:
             parts = self._target(name_node)
         if not parts:
@@ -316,8 +314,7 @@ class _Walker:
             parts = [p for p in parts if p != "prototype"]
             is_method = True
         if parts in (["module", "exports"], ["exports"]):  # the module itself: the function's own name
-            own = value.child_by_field_name("name")
-            parts = [_node_text(self.source, own) if own is not None else "default"]
+            parts = [self._own_name(value)]
         elif parts[:2] == ["module", "exports"]:
             parts = parts[2:]
         elif parts[0] == "exports" and len(parts) > 1:
@@ -334,7 +331,12 @@ class _Walker:
             scope = _Scope(".".join(p for p in (parent.qualified, *parts) if p), "object", depth, None)
             scope.owner = parent.owner
             return scope
-        return self._unit(node, holder, parent, depth, kind, parts[-1], tuple(parts[:-1]), is_method)
+        return self._unit(node, value, parent, depth, kind, parts[-1], tuple(parts[:-1]), is_method)
+
+    def _own_name(self, value: Node) -> str:
+        """What a module exports as itself is called: the function's or class's own name, else `default`."""
+        own = value.child_by_field_name("name")
+        return _node_text(self.source, own) if own is not None else "default"
 
     def _named_value(self, node: Node) -> tuple[Node | None, Node | None, str]:
         """(name node, value, what it defines: "function" | "class" | "namespace") of a definition by value;
@@ -380,13 +382,12 @@ class _Walker:
         return arguments is not None and any(c.type in self.spec.function_values for c in arguments.named_children)
 
     def _target(self, name_node: Node) -> list[str] | None:
-        """The parts of the name a value is assigned to (`a.b.c`, `a["b"]`, `{ "k": ... }`); None when it is
-        computed at run time (`a[key]`) or is a pattern (`const { a } = ...`)."""
+        """The parts of the name a value is assigned to (`a.b.c`, `a["b"]`, `{ "k": ... }`, `a[key]` with the
+        run-time key kept as `[key]`); None for anything else (`const { a } = ...`, `f().x`)."""
         text = "".join(_node_text(self.source, name_node).split())
-        if name_node.type in ("string", "number"):
-            return [strip_quotes(text)]
-        if name_node.type == "computed_property_name":
-            return [computed_name(text[1:-1])]
+        literal = literal_name(name_node.type, text)
+        if literal is not None:
+            return [literal]
         keys: list[str] = []  # a["b c"] -> a, "b c": a quoted key is a part whatever it holds
 
         def keep(match: re.Match) -> str:
@@ -452,10 +453,9 @@ class _Walker:
             type_node = node.child_by_field_name("type")
             if type_node is None or type_node.type not in ("struct_type", "interface_type"):
                 return None
-        if name_node.type == "computed_property_name":  # `[Symbol.iterator]() {}`
-            return computed_name(text[1:-1]), (), False
-        if name_node.type in ("string", "number"):  # `"quoted name"() {}`
-            return strip_quotes(text), (), False
+        literal = literal_name(name_node.type, text)  # `[Symbol.iterator]() {}`, `"quoted name"() {}`
+        if literal is not None:
+            return literal, (), False
         if name_node.type in ("dot_index_expression", "method_index_expression"):  # Lua: a.b.c / M:m
             parts = re.split(r"[.:]", text)
             return parts[-1], tuple(parts[:-1]), ":" in text
