@@ -10,7 +10,7 @@ PG_BIN ?= $(firstword $(wildcard /usr/lib/postgresql/*/bin) $(dir $(shell comman
 # ~15 s instead of ~80 s for both extras here (measured on the 2-core machine, caches warm).
 INSTALL := $(BIN)/python -m uv pip install -q --python $(BIN)/python
 
-.PHONY: setup setup-test demo test bench clean
+.PHONY: setup setup-test bench-libs demo test bench clean
 
 # What the demo and a user need: learnmem, the DuckDB CLI and the model's weights. No root, no PostgreSQL,
 # any OS with Python.
@@ -83,7 +83,16 @@ test: setup-test
 	if [ $$code -ne 0 ]; then exit $$code; fi
 	$(BIN)/python -m bench.gate
 
-bench: setup-test
+# The JavaScript and TypeScript libraries bench/code searches (npm, pinned in bench/code/npm/).
+BENCH_NPM := bench/code/npm
+
+bench-libs: $(BENCH_NPM)/node_modules/.ready
+
+$(BENCH_NPM)/node_modules/.ready: $(BENCH_NPM)/package.json $(BENCH_NPM)/package-lock.json
+	npm ci --prefix $(BENCH_NPM) --ignore-scripts --no-audit --no-fund --loglevel=error
+	touch $@
+
+bench: setup-test bench-libs
 	$(BIN)/python -m bench
 
 clean:

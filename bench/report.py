@@ -224,7 +224,8 @@ def render(results: dict) -> str:
         "## Other benchmarks",
         "Each area has its own runner and report, kept beside it:\n\n"
         "- code intelligence (index speed, search latency and quality): `python -m bench.code` -> "
-        "[bench/code/RESULTS.md](code/RESULTS.md)\n"
+        "[bench/code/RESULTS.md](code/RESULTS.md); code search per language on docs-stripped libraries "
+        "(Python, JavaScript/TypeScript; `make bench-libs` installs the npm ones): `python -m bench.code.quality`\n"
         "- git history (cold and incremental index, blame, file history, commit search, unit history, "
         "with git itself as reference): `python -m bench.git` -> [bench/git/RESULTS.md](git/RESULTS.md)\n"
         "- GHAP tracking and experiences (library calls at 10k entries, `learnmem ghap status`, connection bursts): "

@@ -1,7 +1,10 @@
-"""Retrieval quality on real code with its docstrings removed: docstring first sentence -> its function.
+"""Retrieval quality on real code with its docs removed: docstring first sentence -> its function.
+
+    python -m bench.code.quality [--libs mongoose,lodash] [--max-units 1500] [--max-queries 400]
 
 For each library: a seeded sample of its files (about `max_units` units) is
-copied with every docstring replaced by `pass` (line numbers kept), indexed
+copied with every docstring replaced by `pass` and every comment blanked (line
+numbers kept, bench.code.libs.strip_docs), indexed
 with the real embedder into a file of its own, and each query (the first
 sentence of a function's or method's docstring, >= 4 words) is ranked by
 `learnmem.search.hybrid.hybrid_rank` over the snapshot, exactly as `search_code`
@@ -11,10 +14,25 @@ default, CODE_ALPHA) is run too. The answer is the (module, qualified name).
 
 from __future__ import annotations
 
+import argparse
+import json
+import shlex
+import sys
+import tempfile
+import time
+from pathlib import Path
+
 import numpy as np
 
 from bench.code.libs import copy_package, sample_library
-from bench.measure import Stopwatch
+from bench.measure import Stopwatch, load_average, machine_info
+
+# language group -> (the library choices were made on, the held-out ones)
+LIBRARIES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "Python": ("hypothesis", ("anyio", "pydantic", "huggingface_hub", "mcp")),
+    "JavaScript/TypeScript": ("mongoose", ("lodash", "axios", "date-fns", "rxjs", "effect")),
+}
+SHOWN = (("search_code (default)", "hybrid (search_code)"), ("keyword (BM25)", "BM25"), ("vector", "vector"))
 
 ALPHAS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
 K = 10
@@ -84,3 +102,68 @@ def paired_ci(a: np.ndarray, b: np.ndarray, resamples: int = 2000, seed: int = 1
     rng = np.random.default_rng(seed)
     means = diff[rng.integers(0, len(diff), (resamples, len(diff)))].mean(axis=1)
     return float(diff.mean()), float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
+
+
+def language_report(results: dict, info: dict) -> str:
+    """The per-language markdown section: MRR@10 of search_code, BM25 and the vector for every library."""
+    lines = ["## Search by meaning per language (issue 23, item 3)", "",
+             f"Command: `{info['command']}` at {info['git']} ({info['cpu']}; load {info.get('load before', '')} -> "
+             f"{load_average()}). Docs stripped (docstrings and every comment), the first sentence of each function's or "
+             "method's doc as the query (JSDoc: `@summary` when the doc is all tags), MRR@10 over the first "
+             "`max-queries` of them. The tuning library is where choices were made; the others were never tuned on.", "",
+             "| library | group | role | files | units | queries | " + " | ".join(title for _, title in SHOWN) + " |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for group, (tune, held) in LIBRARIES.items():
+        for lib in (tune, *held):
+            if lib not in results:
+                continue
+            r = results[lib]
+            cells = " | ".join(f"{r['scores'][label]['mrr']:.3f}" for label, _ in SHOWN)
+            lines.append(f"| {lib} | {group} | {'tuning' if lib == tune else 'held-out'} | {r['files']} | "
+                         f"{r['units']:,} | {r['queries']} | {cells} |")
+        present = [lib for lib in held if lib in results]
+        if present:
+            means = " | ".join(f"**{np.mean([results[l]['scores'][label]['mrr'] for l in present]):.3f}**"
+                               for label, _ in SHOWN)
+            lines.append(f"| held-out mean | {group} |  |  |  |  | {means} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    from bench.code.embedders import CachingEmbedder
+    from bench.code.run import CODE_OUT
+    from learnmem.embedding.embed import load_embedder
+
+    parser = argparse.ArgumentParser(prog="python -m bench.code.quality", description=__doc__.split("\n\n")[0])
+    every = [lib for tune, held in LIBRARIES.values() for lib in (tune, *held)]
+    parser.add_argument("--libs", default=",".join(every), help=f"comma-separated libraries (default: {','.join(every)})")
+    parser.add_argument("--max-units", type=int, default=1500, help="units sampled per library (default 1500)")
+    parser.add_argument("--max-queries", type=int, default=400, help="queries per library (default 400)")
+    args = parser.parse_args(argv)
+    libs = [lib for lib in args.libs.split(",") if lib]
+    unknown = [lib for lib in libs if lib not in every]
+    if unknown:
+        parser.error(f"--libs: unknown {', '.join(unknown)}; choose from {', '.join(every)}")
+    info = machine_info("python -m bench.code.quality" + (" " + shlex.join(argv if argv is not None else sys.argv[1:])
+                                                          if (argv or sys.argv[1:]) else ""))
+    info["load before"] = load_average()
+    real = load_embedder()
+    cache = CachingEmbedder(real, CODE_OUT)
+    results = {}
+    with tempfile.TemporaryDirectory(prefix="learnmem-bench-quality-") as work:
+        for lib in libs:
+            log = lambda message: print(f"[bench.code.quality {time.strftime('%H:%M:%S')}] {message}",  # noqa: E731
+                                        file=sys.stderr, flush=True)
+            results[lib] = evaluate_library(lib, cache, Path(work), args.max_units, args.max_queries, log)
+            cache.save()
+    print(language_report(results, info))
+    raw = {lib: {**{k: v for k, v in r.items() if k != "scores"},
+                 "mrr": {label: m["mrr"] for label, m in r["scores"].items()}} for lib, r in results.items()}
+    CODE_OUT.mkdir(parents=True, exist_ok=True)
+    (CODE_OUT / f"quality-{time.strftime('%Y%m%d-%H%M%S')}.json").write_text(json.dumps({"info": info, "libraries": raw},
+                                                                                    indent=1, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

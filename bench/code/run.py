@@ -154,13 +154,14 @@ def quality_report(q: dict) -> list[str]:
     res = q["libraries"]
     lines = ["## 3. Retrieval quality (docstring first sentence -> function)", "",
              "Method (bench/code/quality.py, bench/code/libs.py): for each library a seeded random sample of its `.py` files "
-             f"(up to {q['max_units']:,} units) is copied with **every docstring replaced by `pass`** (found with `ast`, line numbers kept) "
+             f"(up to {q['max_units']:,} units) is copied with **every docstring replaced by `pass` and every comment blanked** "
+             "(bench.code.libs.strip_docs, line numbers kept) "
              "and indexed with the real embedder into a file of its own. Queries: the first sentence of each function's or "
              "method's docstring in the sample (>= 4 words; texts shared by several functions dropped; at most "
              f"{q['max_queries']} per library, seeded). Answer: the unit with that (module, qualified name). Rankings are "
              "computed with `learnmem.search.hybrid.hybrid_rank` on the code snapshot exactly as `search_code` calls it (module units "
              "excluded, top 10), for each fusion; the last row is the public `lm.search_code` (library default, "
-             "`CODE_ALPHA`). Vectors are the real model's (cached on disk by text hash between runs).", "",
+             "`CODE_FUSION`, `CODE_ALPHA`). Vectors are the real model's (cached on disk by text hash between runs).", "",
              "| library | files | units (searched) | queries | role |", "|---|---|---|---|---|"]
     for lib in libs:
         r = res[lib]
@@ -193,7 +194,7 @@ def quality_report(q: dict) -> list[str]:
     lines.append("")
     lines += [f"**Does hybrid (qnorm a={a}) beat both single rankings?** Paired difference of per-query reciprocal rank, "
               "mean and 95 % bootstrap interval:", "",
-              f"| library | vs vector | vs BM25 | vs qnorm a={q['current_alpha']} (current CODE_ALPHA) |", "|---|---|---|---|"]
+              f"| library | vs vector | vs BM25 | vs {q['current_alpha']} (shipped: CODE_FUSION, CODE_ALPHA) |", "|---|---|---|---|"]
     for lib in libs:
         row = q["ci"][lib]
         lines.append(f"| {lib} | {row['vector'][0]:+.3f} [{row['vector'][1]:+.3f}, {row['vector'][2]:+.3f}] | "
@@ -216,7 +217,9 @@ def run_quality(cfg: dict, real, work: Path) -> dict:
         return max(quality_mod.ALPHAS, key=lambda a: (results[tune]["scores"][f"{fusion} a={a}"]["mrr"], a))
 
     alpha, convex_alpha = best("qnorm"), best("convex")
-    from learnmem.code.search import CODE_ALPHA
+    from learnmem.code.search import CODE_ALPHA, CODE_FUSION
+
+    shipped = f"{CODE_FUSION} a={CODE_ALPHA}"
 
     ci = {}
     for lib in libs:
@@ -224,8 +227,8 @@ def run_quality(cfg: dict, real, work: Path) -> dict:
         chosen = s[f"qnorm a={alpha}"]["rr"]
         ci[lib] = {"vector": quality_mod.paired_ci(chosen, s["vector"]["rr"]),
                    "keyword": quality_mod.paired_ci(chosen, s["keyword (BM25)"]["rr"])}
-        if alpha != CODE_ALPHA and f"qnorm a={CODE_ALPHA}" in s:
-            ci[lib]["current"] = quality_mod.paired_ci(chosen, s[f"qnorm a={CODE_ALPHA}"]["rr"])
+        if f"qnorm a={alpha}" != shipped and shipped in s:
+            ci[lib]["current"] = quality_mod.paired_ci(chosen, s[shipped]["rr"])
 
     def held_mean(label, metric="mrr"):
         return float(np.mean([results[l]["scores"][label][metric] for l in held]))
@@ -233,19 +236,19 @@ def run_quality(cfg: dict, real, work: Path) -> dict:
     beats = all(results[l]["scores"][f"qnorm a={alpha}"]["mrr"] > max(results[l]["scores"]["vector"]["mrr"],
                                                                         results[l]["scores"]["keyword (BM25)"]["mrr"])
                 for l in held)
-    current = f"qnorm a={CODE_ALPHA}" if CODE_ALPHA in quality_mod.ALPHAS else None
+    current = shipped if CODE_ALPHA in quality_mod.ALPHAS else None
     text = (f"On {tune} (tuning) the best qnorm alpha is **{alpha}** (MRR@10 {results[tune]['scores'][f'qnorm a={alpha}']['mrr']:.3f}). "
             f"On the held-out libraries ({', '.join(held)}) it gives mean MRR@10 **{held_mean(f'qnorm a={alpha}'):.3f}** "
             f"(R@1 {held_mean(f'qnorm a={alpha}', 'r1'):.3f}, R@10 {held_mean(f'qnorm a={alpha}', 'r10'):.3f}) against "
             f"vector-only {held_mean('vector'):.3f}, BM25-only {held_mean('keyword (BM25)'):.3f}, RRF {held_mean('rrf k=60'):.3f}, "
             f"convex a={convex_alpha} {held_mean(f'convex a={convex_alpha}'):.3f}")
     if current:
-        text += f", and the current CODE_ALPHA={CODE_ALPHA} {held_mean(current):.3f}"
+        text += f", and the shipped {shipped} {held_mean(current):.3f}"
     text += (f"; `search_code` as shipped: {held_mean('search_code (default)'):.3f}. "
              + ("Hybrid beats both single rankings on every held-out library." if beats else
                 "Hybrid does **not** beat both single rankings on every held-out library (see the tables)."))
     return {"tune": tune, "heldout": held, "libraries": results, "alpha": alpha, "convex_alpha": convex_alpha,
-            "ci": ci, "current_alpha": CODE_ALPHA, "recommendation": text, "max_units": cfg["max_units"], "max_queries": cfg["max_queries"],
+            "ci": ci, "current_alpha": shipped, "recommendation": text, "max_units": cfg["max_units"], "max_queries": cfg["max_queries"],
             "cache_hits": cache.hits, "cache_misses": cache.misses}
 
 

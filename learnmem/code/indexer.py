@@ -24,6 +24,7 @@ from learnmem.search import keywords
 from learnmem.storage import sql
 from learnmem import validate
 from learnmem.code import languages
+from learnmem.code.describe import embed_text, keyword_text
 from learnmem.code.model import CallSite, Import, ParsedFile, Unit
 from learnmem.errors import NotFoundError, ValidationError
 from learnmem.progress import Progress, ProgressCallback
@@ -34,8 +35,10 @@ from learnmem.storage.vectors import to_column
 MAX_FILE_BYTES = 5 * 1024 * 1024
 # Files written per transaction.
 WRITE_BATCH = 200
-# The embedded text of a unit: what it is, its signature, docstring and the head of its body.
-EMBED_BODY_CHARS = 600
+# Bumped whenever what a file yields changes (its units, their names, embedded or keyword texts): a project last
+# indexed under another version has every file parsed again on its next run, so an upgrade never leaves old units
+# beside new ones; vectors whose embedded text did not change are reused, not recomputed.
+UNITS_VERSION = "2"
 
 
 @dataclass(frozen=True)
@@ -56,18 +59,6 @@ class IndexResult:
     calls_resolved: int
     seconds: float
     failures: tuple[str, ...] = field(default=())
-
-
-def embed_text(unit: Unit, module: str) -> str:
-    """The compact text a unit is embedded by: kind and name, signature, docstring, head of the body."""
-    head = unit.content[:EMBED_BODY_CHARS]
-    parts = [f"{unit.unit_type} {unit.qualified_name or unit.name} in {module}", unit.signature, unit.docstring, head]
-    return "\n".join(part for part in parts if part)
-
-
-def keyword_text(unit: Unit) -> str:
-    """What BM25 indexes: the names, the signature, the docstring and the whole body."""
-    return "\n".join((unit.qualified_name or unit.name, unit.signature, unit.docstring, unit.content))
 
 
 def _digest(data: bytes | str) -> str:
@@ -107,6 +98,8 @@ def index_codebase(
     with store.read() as con:
         known = dict(con.execute(sql.query("code_file_hashes"), {"project": project}).fetchall())
         recorded_root = con.execute(sql.query("code_root"), {"project": project}).fetchone()
+        version = con.execute(sql.query("code_units_version"), {"project": project}).fetchone()
+    current = version is not None and version[0] == UNITS_VERSION
 
     seen: set[str] = set()
     changed: list[tuple[str, bytes, str]] = []
@@ -138,7 +131,7 @@ def index_codebase(
             continue
         seen.add(relative)
         digest = _digest(data)
-        if known.get(relative) == digest:
+        if current and known.get(relative) == digest:
             unchanged += 1
         else:
             changed.append((relative, data, digest))
@@ -152,14 +145,17 @@ def index_codebase(
         display.advance_to(start)
         units_embedded += _write_batch(store, embedder, project, batch, parsed, display)
         display.advance_to(start + len(batch))
-    # The root is recorded (bookkeeping.remove_file takes absolute paths inside it) with the deletions.
+    # The root is recorded (bookkeeping.remove_file takes absolute paths inside it) with the deletions, and the
+    # version once every file has been written under it (a run that dies before has them all parsed again).
     new_root = recorded_root is None or recorded_root[0] != str(root)
-    if deleted or new_root:
+    if deleted or new_root or not current:
         with store.write() as con:
             if deleted:
                 _delete_files(con, project, deleted)
             if new_root:
                 set_meta(con, f"code_root:{project}", str(root))
+            if not current:
+                set_meta(con, f"code_units_version:{project}", UNITS_VERSION)
 
     with store.read() as con:
         calls, resolved = con.execute(sql.query("call_counts"), {"project": project}).fetchone()

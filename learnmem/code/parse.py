@@ -157,19 +157,32 @@ def _clean_comment(comment: str) -> str:
     return "\n".join(line.removeprefix(" ") for line in lines)
 
 
+def _is_doc_block(source: bytes, node: Node) -> bool:
+    text = source[node.start_byte:node.start_byte + 4]
+    return text.startswith(b"/**") and not text.startswith(b"/**/")
+
+
 def _cleandoc(blocks) -> str:
     return inspect.cleandoc("\n".join(line.rstrip() for block in blocks for line in block.splitlines()))
 
 
 def _preceding_comments(anchor: Node, source: bytes, spec: LangSpec) -> str:
-    """The comment block right above `anchor` (no blank line between), markers stripped."""
+    """The comment block right above `anchor`, markers stripped.
+
+    Comments belong to it when no blank line separates them from it, except a `/** ... */`
+    block nearest the definition, which documents it across blank lines (as JSDoc, TypeScript
+    and Javadoc read it: mongoose leaves a blank line under every doc comment).
+    """
     comments: list[str] = []
     next_row = anchor.start_point.row
     sibling = anchor.prev_sibling
     while sibling is not None:
         if sibling.type in spec.doc_skip:
             next_row = sibling.start_point.row
-        elif sibling.type in spec.comments and _end_line(sibling) >= next_row:  # 1-based end = 0-based row above
+        elif sibling.type in spec.comments and (
+            _end_line(sibling) >= next_row  # 1-based end = 0-based row above
+            or (not comments and _is_doc_block(source, sibling))
+        ):
             comments.append(_clean_comment(_node_text(source, sibling)))
             next_row = sibling.start_point.row
         else:

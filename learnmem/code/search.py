@@ -24,8 +24,10 @@ from learnmem.storage.vectors import to_matrix
 UNIT_TYPES = ("module", "class", "function", "method", "key")
 MAX_LIMIT = 100
 SNIPPET_LINES = 6
-# Weight of the cosine in the fused score for code: chosen on one library, checked on four
-# held-out ones (bench/code/RESULTS.md: MRR@10 0.592 against 0.575 at 0.9 and 0.537 vector-only).
+# How code rankings are fused: 0.8 x cosine + 0.2 x BM25 / the query's best BM25. Chosen on the two tuning
+# libraries (hypothesis, mongoose: best of qnorm and convex at alphas 0.3-0.95 on both), checked on nine
+# held-out ones (bench/code/RESULTS.md, "Search by meaning per language").
+CODE_FUSION = "convex"
 CODE_ALPHA = 0.8
 
 
@@ -108,7 +110,7 @@ def _ranked(index: CodeIndex, embedder, text: str, limit: int, filters: dict) ->
         similarity = snapshot.vectors @ query_vector
     ranked = hybrid_rank(
         similarity, snapshot.bm25, keywords.terms(text), eligible, limit,
-        importance=np.zeros(snapshot.size), recency=np.arange(snapshot.size), alpha=CODE_ALPHA,
+        importance=np.zeros(snapshot.size), recency=np.arange(snapshot.size), fusion=CODE_FUSION, alpha=CODE_ALPHA,
     )
     return [snapshot.hit(int(row), float(score)) for row, score in zip(ranked.rows, ranked.scores)]
 

@@ -29,7 +29,7 @@ def _stem(word: str) -> str:
     return _stemmer.stemWord(word)
 
 
-def _parts(token: str) -> list[str]:
+def identifier_parts(token: str) -> list[str]:
     """The sub-words of an identifier (snake_case, camelCase, digits); [] for a plain word."""
     if token.isalpha() and (token.islower() or token[1:].islower()):  # most words: `cache`, `Redis`
         return []
@@ -45,7 +45,7 @@ def terms(text: str) -> list[str]:
     text = unicodedata.normalize("NFKC", text)
     found: list[str] = []
     for token in _WORD.findall(text):
-        for word in (token, *_parts(token)):
+        for word in (token, *identifier_parts(token)):
             word = word.casefold()
             if word in _STOP_WORDS or word == "_":
                 continue

@@ -99,6 +99,10 @@ ORDER BY seq;
 -- Where a project was last indexed from (resolved, absolute): kept in meta, no schema of its own.
 SELECT value FROM meta WHERE key = 'code_root:' || $project;
 
+-- name: code_units_version
+-- The version of what files yield (learnmem.code.indexer.UNITS_VERSION) a project was last fully indexed under.
+SELECT value FROM meta WHERE key = 'code_units_version:' || $project;
+
 -- name: code_projects
 -- Every project the code index knows: those with files, and those indexed with none (a recorded root).
 SELECT p.project, m.value AS root

@@ -247,6 +247,24 @@ def test_renamed_module_moves_its_callers_edges(tmp_path):
     assert_same_index(snapshot(lm), clean_snapshot(tree, tmp_path / "clean.duckdb"))
 
 
+def test_a_project_indexed_by_an_older_version_is_parsed_again_once(tmp_path, monkeypatch):
+    """An upgrade that changes what files yield must not leave old units beside new ones; texts that did not
+    change keep their vectors (nothing is embedded again), and the next run finds everything unchanged."""
+    tree = tmp_path / "tree"
+    write(tree, "pkg/__init__.py", "")
+    write(tree, "pkg/a.py", "def alpha():\n    return 1\n")
+    lm = learnmem.open(tmp_path / "a.duckdb", embedder=HashingEmbedder())
+    first = lm.index_codebase(tree, project=PROJECT, progress=False)
+    assert first.files_indexed == 2 and first.units_embedded == first.units
+
+    monkeypatch.setattr(indexer, "UNITS_VERSION", "next")
+    again = lm.index_codebase(tree, project=PROJECT, progress=False)
+    assert (again.files_indexed, again.files_unchanged, again.units_embedded) == (2, 0, 0)
+    settled = lm.index_codebase(tree, project=PROJECT, progress=False)
+    assert (settled.files_indexed, settled.files_unchanged) == (0, 2)
+    assert_same_index(snapshot(lm), clean_snapshot(tree, tmp_path / "clean.duckdb"))
+
+
 # --- 2. bad input: clear errors or counted skips, the file left consistent ------------------------------
 
 

@@ -693,3 +693,28 @@ def test_python_lambdas_bound_to_a_name_are_units():
     """))
     assert list(units) == ["", "square", "K", "K.key", "K.__init__"]
     assert units["K.key"].unit_type == "method"
+
+
+def test_a_doc_block_documents_the_next_definition_across_blank_lines():
+    # mongoose leaves a blank line under each JSDoc block; JSDoc, TypeScript and Javadoc still attach it.
+    source = """/**
+ * Saves this document.
+ *
+ * @param {Object} options
+ */
+
+Model.prototype.save = async function save(options) {};
+
+// A line comment above a blank line documents nothing.
+
+function helper() {}
+
+/** Finds documents. */
+// Matching the filter.
+
+Model.find = function find(conditions) {};
+"""
+    units = by_qualified(parse("lib/model.js", source))
+    assert units["Model.save"].docstring == "Saves this document.\n\n@param {Object} options"
+    assert units["helper"].docstring == ""
+    assert units["Model.find"].docstring == ""  # the nearest comment is not a doc block
