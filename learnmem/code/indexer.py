@@ -99,7 +99,13 @@ def index_codebase(
         known = dict(con.execute(sql.query("code_file_hashes"), {"project": project}).fetchall())
         recorded_root = con.execute(sql.query("code_root"), {"project": project}).fetchone()
         version = con.execute(sql.query("code_units_version"), {"project": project}).fetchone()
-    current = version is not None and version[0] == UNITS_VERSION
+    # Files written under another version are all parsed again (stale). A project with nothing stored yet is
+    # marked current before any file is written, so that a run killed half-way resumes where it stopped.
+    stale = version is None or version[0] != UNITS_VERSION
+    if stale and not known:
+        with store.write() as con:
+            set_meta(con, f"code_units_version:{project}", UNITS_VERSION)
+        stale = False
 
     seen: set[str] = set()
     changed: list[tuple[str, bytes, str]] = []
@@ -131,7 +137,7 @@ def index_codebase(
             continue
         seen.add(relative)
         digest = _digest(data)
-        if current and known.get(relative) == digest:
+        if not stale and known.get(relative) == digest:
             unchanged += 1
         else:
             changed.append((relative, data, digest))
@@ -145,16 +151,16 @@ def index_codebase(
         display.advance_to(start)
         units_embedded += _write_batch(store, embedder, project, batch, parsed, display)
         display.advance_to(start + len(batch))
-    # The root is recorded (bookkeeping.remove_file takes absolute paths inside it) with the deletions, and the
-    # version once every file has been written under it (a run that dies before has them all parsed again).
+    # The root is recorded (bookkeeping.remove_file takes absolute paths inside it) with the deletions, and a
+    # stale project's version once every file has been written under it (a run that dies first starts again).
     new_root = recorded_root is None or recorded_root[0] != str(root)
-    if deleted or new_root or not current:
+    if deleted or new_root or stale:
         with store.write() as con:
             if deleted:
                 _delete_files(con, project, deleted)
             if new_root:
                 set_meta(con, f"code_root:{project}", str(root))
-            if not current:
+            if stale:
                 set_meta(con, f"code_units_version:{project}", UNITS_VERSION)
 
     with store.read() as con:

@@ -265,6 +265,29 @@ def test_a_project_indexed_by_an_older_version_is_parsed_again_once(tmp_path, mo
     assert_same_index(snapshot(lm), clean_snapshot(tree, tmp_path / "clean.duckdb"))
 
 
+def test_a_first_index_that_dies_half_way_resumes_where_it_stopped(tmp_path, monkeypatch):
+    """Marking a new project current must not cost a killed first run its written batches."""
+    tree = tmp_path / "tree"
+    for i in range(4):
+        write(tree, f"m{i}.py", f"def f{i}():\n    return {i}\n")
+    lm = learnmem.open(tmp_path / "a.duckdb", embedder=HashingEmbedder())
+    monkeypatch.setattr(indexer, "WRITE_BATCH", 2)
+    real_write, writes = indexer._write_batch, []
+
+    def dies_after_one_batch(*args, **kwargs):
+        if writes:
+            raise RuntimeError("killed")
+        writes.append(1)
+        return real_write(*args, **kwargs)
+
+    monkeypatch.setattr(indexer, "_write_batch", dies_after_one_batch)
+    with pytest.raises(RuntimeError):
+        lm.index_codebase(tree, project=PROJECT, progress=False)
+    monkeypatch.setattr(indexer, "_write_batch", real_write)
+    resumed = lm.index_codebase(tree, project=PROJECT, progress=False)
+    assert (resumed.files_unchanged, resumed.files_indexed) == (2, 2)
+
+
 # --- 2. bad input: clear errors or counted skips, the file left consistent ------------------------------
 
 
