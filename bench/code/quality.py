@@ -150,10 +150,11 @@ def main(argv: list[str] | None = None) -> int:
     real = load_embedder()
     cache = CachingEmbedder(real, CODE_OUT)
     results = {}
+    def log(message: str) -> None:
+        print(f"[bench.code.quality {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
     with tempfile.TemporaryDirectory(prefix="learnmem-bench-quality-") as work:
         for lib in libs:
-            log = lambda message: print(f"[bench.code.quality {time.strftime('%H:%M:%S')}] {message}",  # noqa: E731
-                                        file=sys.stderr, flush=True)
             results[lib] = evaluate_library(lib, cache, Path(work), args.max_units, args.max_queries, log)
             cache.save()
     print(language_report(results, info))

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from learnmem.code.model import Unit
+from learnmem.code.names import IDENTIFIER
 from learnmem.search.keywords import identifier_parts
 
 # How many distinct names (beyond those called) a digest lists: the first 20 name what a body is about; 10 to 40
@@ -23,8 +24,7 @@ from learnmem.search.keywords import identifier_parts
 USED_NAMES = 20
 CALLED_NAMES = 12
 
-_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
-_CALL = re.compile(r"([A-Za-z_$][\w$]*)\s*\(")
+_CALL = re.compile(rf"({IDENTIFIER.pattern})\s*\(")
 # Words that are syntax in the indexed languages, not names a reader would search by.
 _SYNTAX = frozenset(
     """if else elif for while do switch case return function func fn catch try finally typeof instanceof await new
@@ -38,7 +38,7 @@ _SYNTAX = frozenset(
 def words(identifier_text: str) -> str:
     """The words of the identifiers in a text, lower case: "date_fns.differenceInHours" -> "date fns difference in hours"."""
     found: list[str] = []
-    for token in _IDENTIFIER.findall(identifier_text):
+    for token in IDENTIFIER.findall(identifier_text):
         token = token.strip("_$")
         if token:
             found.extend(part.lower() for part in identifier_parts(token) or [token])
@@ -62,7 +62,7 @@ def used_names(body: str, skip: list[str]) -> list[str]:
     """The other names a body uses, first appearance first, at most USED_NAMES (one-letter names left out)."""
     seen: dict[str, None] = {}
     skipped = set(skip)
-    for name in _IDENTIFIER.findall(body):
+    for name in IDENTIFIER.findall(body):
         if len(name) > 1 and name.lower() not in _SYNTAX and name not in skipped:
             seen.setdefault(name)
             if len(seen) == USED_NAMES:
