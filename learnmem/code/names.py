@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import TYPE_CHECKING
 
-from tree_sitter import Node
+if TYPE_CHECKING:  # the indexer imports this module (through describe.py) before any tree-sitter is needed
+    from tree_sitter import Node
 
 IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 
