@@ -32,6 +32,10 @@ def embed_texts(embedder, texts: Sequence[str]) -> tuple[np.ndarray, list[np.nda
     """
     pieces = [split(text) for text in texts]
     flat = embedder.embed([passage for passage_list in pieces for passage in passage_list])
+    if len(flat) == len(texts):  # every text is one passage (most memories): its vector is its passage's
+        # float32 divided by float32, as the loop below divides each mean (a Python float, cast to the array's type)
+        norms = np.array([max(float(np.linalg.norm(row)), 1e-12) for row in flat], dtype=np.float32)
+        return (flat / norms[:, None]).astype(np.float32, copy=False), [row[:0] for row in flat[:, None]]
     vectors = np.zeros((len(texts), embedder.dim), dtype=np.float32)
     passages: list[np.ndarray] = []
     start = 0

@@ -7,6 +7,7 @@ whitespace) are not stored twice: the existing id comes back, flagged.
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -214,6 +215,7 @@ def _results(drafts: Sequence[Draft], first_by_hash: dict, existing: dict, assig
              restored: set[str], restating: dict[str, tuple] | None = None) -> list[StoreResult]:
     results = []
     restating = restating or {}
+    stamp = functools.lru_cache(maxsize=8)(iso)  # a batch's new memories share one time
     for position, draft in enumerate(drafts):
         if draft.content_hash in restating and draft.content_hash not in existing:
             old, created_at = restating[draft.content_hash]
@@ -224,13 +226,13 @@ def _results(drafts: Sequence[Draft], first_by_hash: dict, existing: dict, assig
         elif draft.content_hash in existing:
             memory_id, created = existing[draft.content_hash]
             note = "it had been forgotten and is restored" if memory_id in restored else "nothing written"
-            results.append(StoreResult(memory_id, True, iso(created), f"already stored as {memory_id}; {note}"))
+            results.append(StoreResult(memory_id, True, stamp(created), f"already stored as {memory_id}; {note}"))
         elif first_by_hash[draft.content_hash] != position:
             memory_id, created = assigned[draft.content_hash]
-            results.append(StoreResult(memory_id, True, iso(created), f"repeats an earlier item of this batch ({memory_id})"))
+            results.append(StoreResult(memory_id, True, stamp(created), f"repeats an earlier item of this batch ({memory_id})"))
         else:
             memory_id, created = assigned[draft.content_hash]
-            results.append(StoreResult(memory_id, False, iso(created), "stored"))
+            results.append(StoreResult(memory_id, False, stamp(created), "stored"))
     return results
 
 

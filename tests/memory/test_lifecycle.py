@@ -372,3 +372,27 @@ def test_two_extensions_of_one_snapshot_keep_their_own_key_tokens(memory):
     assert list(first.restatable("fact", keys[1])) == [1] and list(first.restatable("fact", keys[2])) == []
     assert list(second.restatable("fact", keys[2])) == [1] and list(second.restatable("fact", keys[1])) == []
     assert second.memory(1).content == texts[2]
+
+
+def test_extended_snapshots_rank_by_keywords_as_one_loaded_whole(memory):
+    # A snapshot indexes its appended rows' terms only when it first ranks by keywords; a line of extensions,
+    # one of them asked halfway and one branch beside it, must score every row as a snapshot loaded at once.
+    from learnmem.memory.index import MemoryIndex, MemorySnapshot
+
+    texts = [f"Release {i} of the {word} parser shipped on {day}." for i, (word, day) in
+             enumerate(zip("tokio rayon serde axum hyper tonic".split(), "monday tuesday friday".split() * 2))]
+    memory.store_memories([{"content": text, "category": "fact"} for text in texts])
+    with memory.store.read() as con:
+        rows = MemoryIndex._load(con, after_seq=0)
+    query = ["parser", "serd", "friday", "releas"]
+    snapshot = MemorySnapshot.from_table(rows.slice(0, 1), 384)
+    for cut in range(1, len(texts)):
+        if cut == 3:
+            halfway = snapshot.bm25.scores(query)  # indexed here; the rows after it wait again
+            assert len(halfway) == 3
+            branch = snapshot.extended(rows.slice(3, 2), 384)  # another extension of the same snapshot
+        snapshot = snapshot.extended(rows.slice(cut, 1), 384)
+    whole = MemorySnapshot.from_table(rows, 384)
+    assert snapshot.bm25.scores(query).tolist() == whole.bm25.scores(query).tolist()
+    assert snapshot.bm25.scores(query)[2] > 0 and snapshot.bm25.scores(query)[5] > 0
+    assert branch.bm25.scores(query).tolist() == MemorySnapshot.from_table(rows.slice(0, 5), 384).bm25.scores(query).tolist()
