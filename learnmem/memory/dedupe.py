@@ -59,7 +59,7 @@ def key_tokens(text: str) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=100_000)
 def _key_word(raw: str) -> tuple[str, bool, bool]:
     """A word of _WORD as key_tokens reads it: (lower-cased, a key wherever it stands, a key after the first
-    word). Cached: texts repeat their words, and a bulk store checked each again (~50 us a memory)."""
+    word). Cached: texts repeat their words (19 -> 8 us a bench memory)."""
     word = raw.strip(".:-/,;'")
     if not word:
         return "", False, False
