@@ -135,9 +135,12 @@ def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[Draft], supe
         if supersedes is not None:
             _check_supersedable(con, supersedes, existing.get(drafts[0].content_hash, (None,))[0])
         if fresh:
-            con.register("new_memories", _arrow_rows(fresh, assigned, embedder.dim, commit_sha))
+            new_rows = _arrow_rows(fresh, assigned, embedder.dim, commit_sha)
+            con.register("new_memories", new_rows)
             batch = len(fresh) >= FOLD_ROWS
-            con.execute(sql.query("insert_memories").format(table="memories_stored" if batch else "memories_recent"))
+            numbered = con.execute(sql.query("insert_memories").format(
+                table="memories_stored" if batch else "memories_recent",
+                returning="RETURNING id, seq" if through is not None else "")).fetchall()
             con.unregister("new_memories")
             if not batch and con.execute(sql.query("recent_memory_count")).fetchone()[0] >= FOLD_ROWS:
                 con.execute(sql.query("fold_recent_memories"))
@@ -149,7 +152,7 @@ def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[Draft], supe
             con.execute(sql.query("supersede_new_state"), state)
             con.execute(sql.query("count_rewrite"))
         if through is not None and fresh:
-            through.take(con)
+            through.take(con, new_rows, dict(numbered))
     if supersedes is not None:
         (result,) = _results(drafts, first_by_hash, existing, assigned, restored)
         return [StoreResult(result.id, result.duplicate, result.created_at,

@@ -5,12 +5,15 @@ WHERE content_hash IN (SELECT unnest($hashes::VARCHAR[]));
 
 -- name: insert_memories
 -- new_memories is an Arrow table the caller registers on the connection. {table}: memories_recent for a few
--- (fold_recent_memories moves them on, migration 014), memories_stored for a batch.
+-- (fold_recent_memories moves them on, migration 014), memories_stored for a batch. {returning}: on a file,
+-- `RETURNING id, seq` (the numbers the new rows were given, so the process's snapshot need not read them back);
+-- on a lake, nothing (DuckLake has no RETURNING).
 INSERT INTO {table} (id, content, content_hash, category, importance, tags, terms, created_at, embedding, passages,
                       commit_sha, sources, spec, phase, session, speaker, said_at)
 SELECT id, content, content_hash, category, importance, tags, terms, created_at, embedding, passages, commit_sha, sources,
        spec, phase, session, speaker, said_at
-FROM new_memories;
+FROM new_memories
+{returning};
 
 -- name: get_memory
 SELECT m.id, m.content, m.category, m.importance, m.tags, m.created_at, s.superseded_by, m.commit_sha, m.sources,

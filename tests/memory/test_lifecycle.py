@@ -396,3 +396,40 @@ def test_extended_snapshots_rank_by_keywords_as_one_loaded_whole(memory):
     assert snapshot.bm25.scores(query).tolist() == whole.bm25.scores(query).tolist()
     assert snapshot.bm25.scores(query)[2] > 0 and snapshot.bm25.scores(query)[5] > 0
     assert branch.bm25.scores(query).tolist() == MemorySnapshot.from_table(rows.slice(0, 5), 384).bm25.scores(query).tolist()
+
+
+def test_a_writes_snapshot_holds_what_a_fresh_load_reads(memory, tmp_path):
+    # A store on a file extends the process's snapshot with the rows it inserted (numbered by the insert's
+    # RETURNING), not with a read back: every column, vector, passage and keyword score must be what a process
+    # that loads the file afresh sees, through single stores (the small table and its fold), a batch, turns,
+    # long texts of several passages, tags, sources, and a store that another process's write came before.
+    from learnmem.memory import index as memory_index
+    from learnmem.memory.index import MemoryIndex, MemorySnapshot
+
+    taken = []
+    original = memory_index._numbered
+    memory_index._numbered = lambda *args: taken.append(len(args[0])) or original(*args)
+    try:
+        memory.store_memory("The first note about tokio", "fact")
+        memory.retrieve_memories("tokio")  # the snapshot exists from here on
+        for i in range(70):  # past FOLD_ROWS: the small table folds into the big one on the way
+            memory.store_memory(f"Note {i}: serde {i} derives for the v{i} schema", "fact", tags=["serde", f"n{i}"],
+                                sources=[f"docs/{i}.md"])
+        memory.store_memories([{"content": f"[{i}] Bob: we moved the axum router {i} times " + "word " * (200 if i % 7 == 0 else 3),
+                                "category": "fact", "speaker": "Bob", "session": "s1", "said_at": f"2026-01-{1 + i % 28:02d}"}
+                               for i in range(80)])
+        learnmem.open(memory.store.path, embedder=HashingEmbedder()).store_memory("Another process's note", "decision")
+        memory.store_memory("A note stored after another process's", "fact")  # its check refreshes first
+    finally:
+        memory_index._numbered = original
+    assert taken == [1] * 71 + [80, 1, 1]  # every store took its own rows: the other handle's too
+    snapshot = memory._memory_index.snapshot()
+    with memory.store.read() as con:
+        fresh = MemorySnapshot.from_table(MemoryIndex._load(con, after_seq=0), 384)
+    assert snapshot.size == fresh.size == 153
+    assert snapshot.table.to_pylist() == fresh.table.to_pylist()
+    assert (snapshot.vectors == fresh.vectors).all()
+    assert (snapshot.passages.owners == fresh.passages.owners).all()
+    assert (snapshot.passages.vectors == fresh.passages.vectors).all()
+    for query in (["axum", "router", "move"], ["serd", "schema", "v7"], ["tokio"]):
+        assert snapshot.bm25.scores(query).tolist() == fresh.bm25.scores(query).tolist()
