@@ -124,8 +124,8 @@ class MemorySnapshot:
         self.passages = passages
         # BM25 over the rows of `bm25` and then those of `pending_terms`, indexed when first asked for: a bulk store
         # extends the snapshot at every batch and never ranks by keywords (~8 ms a batch of 1,000 at 100,000).
-        self._bm25_base, self._pending_terms = bm25, tuple(pending_terms)
-        self._bm25: Bm25 | None = None if pending_terms else bm25
+        # One attribute, replaced whole, so a thread reading it never sees an index and pending rows that disagree.
+        self._keywords: tuple[Bm25, tuple[pa.ChunkedArray, ...]] = (bm25, tuple(pending_terms))
         self.categories = categories
         self.seq = table.column("seq").to_numpy()
         self.importance = table.column("importance").to_numpy()
@@ -144,7 +144,7 @@ class MemorySnapshot:
         categories = _categories(new_rows)
         keyed = (self._keyed.appended(self.size, new_rows.column("content").to_pylist(), categories)
                  if self._keyed is not None else None)
-        base, pending = (self._bm25, ()) if self._bm25 is not None else (self._bm25_base, self._pending_terms)
+        base, pending = self._keywords
         return MemorySnapshot(
             pa.concat_tables([self.table, new_rows.select(self.table.column_names)]),
             vectors,
@@ -159,10 +159,11 @@ class MemorySnapshot:
     @property
     def bm25(self) -> Bm25:
         """BM25 over every row (the rows appended since the snapshot last ranked are indexed now)."""
-        if self._bm25 is None:  # two threads may both build it: the same index, and either is kept
-            self._bm25 = self._bm25_base.extended(pa.chunked_array(
-                [chunk for terms in self._pending_terms for chunk in terms.chunks], self._pending_terms[0].type))
-        return self._bm25
+        base, pending = self._keywords
+        if pending:  # two threads may both build it: the same index, and either is kept
+            base = base.extended(pa.chunked_array([chunk for terms in pending for chunk in terms.chunks], pending[0].type))
+            self._keywords = (base, ())
+        return base
 
     def knows_keys(self) -> bool:
         """Whether restatable() is ready without reading every row's key tokens."""
