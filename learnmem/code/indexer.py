@@ -10,6 +10,7 @@ is stored, so a re-index after edits equals a clean index of the same tree.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import secrets
 import time
@@ -38,7 +39,7 @@ WRITE_BATCH = 200
 # Bumped whenever what a file yields changes (its units, their names, embedded or keyword texts): a project last
 # indexed under another version has every file parsed again on its next run, so an upgrade never leaves old units
 # beside new ones; vectors whose embedded text did not change are reused, not recomputed.
-UNITS_VERSION = "2"
+UNITS_VERSION = "3"  # 3: Python files store their flow facts (migration 016)
 
 
 @dataclass(frozen=True)
@@ -189,7 +190,10 @@ def _parse(relative: str, data: bytes) -> ParsedFile:
         from learnmem.code.pycalls import python_calls_and_imports
 
         is_package = relative.endswith("__init__.py")
+        from learnmem.code.pyfacts import python_flow_facts
+
         parsed.calls, parsed.imports = python_calls_and_imports(tree.root_node, data, parsed.units, parsed.module, is_package)
+        parsed.flow = python_flow_facts(tree.root_node, data, parsed.units)
     return parsed
 
 
@@ -237,6 +241,8 @@ def _write_batch(store: Store, embedder, project: str, batch, parsed: list[Parse
         "module": [f.module for f in parsed], "content_hash": [digest for _, _, digest in batch],
         "size_bytes": [len(data) for _, data, _ in batch], "syntax_errors": [f.syntax_errors for f in parsed],
         "indexed_at": pa.array([now] * len(parsed), pa.timestamp("us")),
+        "flow": pa.array([None if f.flow is None else json.dumps(f.flow, separators=(",", ":")) for f in parsed],
+                         pa.string()),
     })
     units = pa.table({
         "id": [f"unit_{secrets.token_hex(8)}" for _ in rows], "project": [project] * len(rows),
@@ -313,8 +319,9 @@ def _graph_inputs(con, project: str) -> tuple[tuple, dict[str, ParsedFile]]:
     """The fingerprint of the project's files, and its files with the units, imports and call sites stored."""
     params = {"project": project}
     fingerprint = con.execute(sql.query("project_files_fingerprint"), params).fetchone()
-    files = {path: ParsedFile(path=path, language=language, module=module, syntax_errors=errors)
-             for path, language, module, errors in con.execute(sql.query("project_files"), params).fetchall()}
+    files = {path: ParsedFile(path=path, language=language, module=module, syntax_errors=errors,
+                              flow=None if flow is None else json.loads(flow))
+             for path, language, module, errors, flow in con.execute(sql.query("project_files"), params).fetchall()}
     for path, name, qualified, unit_type, start, end, bases in con.execute(sql.query("project_units"), params).fetchall():
         files[path].units.append(Unit(name, qualified, unit_type, "", "", "", start, end, 1, tuple(bases)))
     for path, local, module, name, line in con.execute(sql.query("project_imports"), params).fetchall():

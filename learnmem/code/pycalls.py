@@ -70,6 +70,10 @@ def _visit(walk: _Walk, node, scope: tuple[str, ...]) -> None:
     if kind in _SCOPE_NODES:
         _visit_scope(walk, node, scope)
         return
+    if kind == "lambda" and _named_lambda(walk, node, scope):
+        # `f = lambda ...: g()` is the unit `f`: the calls in its body are its own.
+        _visit_children(walk, node, scope + (_named_lambda(walk, node, scope),))
+        return
     if kind in ("import_statement", "import_from_statement"):
         found = (
             _plain_imports(node)
@@ -89,6 +93,16 @@ def _visit(walk: _Walk, node, scope: tuple[str, ...]) -> None:
     elif kind in ("for_statement", "as_pattern_target", "for_in_clause"):
         _forget_targets(walk, node, scope)
     _visit_children(walk, node, scope)
+
+
+def _named_lambda(walk: _Walk, node, scope: tuple[str, ...]) -> str:
+    """The name a lambda is bound to when it is a unit of its own (`f = lambda ...`), else ""."""
+    parent = node.parent
+    left = parent.child_by_field_name("left") if parent is not None and parent.type == "assignment" else None
+    if left is None or left.type != "identifier":
+        return ""
+    name = _text(walk, left)
+    return name if ".".join(scope + (name,)) in walk.unit_names else ""
 
 
 def _visit_children(walk: _Walk, node, scope: tuple[str, ...]) -> None:

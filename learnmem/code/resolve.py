@@ -49,24 +49,61 @@ def resolve_calls(files: list[ParsedFile]) -> list[Edge]:
     """
     project = _Project([f for f in files if f.language == "python"])
     edges: list[Edge] = [edge for f in files if f.language != "python" for edge in _file_edges(f)]
+    flowed = _flow_targets(project)
     for parsed in project.files.values():
+        sites = set()
         for call in parsed.calls:
-            target = project.resolve_call(parsed.module, call)
-            callee_module, callee_qualified = (
-                (target[1], target[2]) if target else (None, None)
-            )
-            edges.append(
-                Edge(
-                    parsed.module,
-                    call.caller,
-                    callee_module,
-                    callee_qualified,
-                    call.callee,
-                    parsed.path,
-                    call.line,
-                )
-            )
+            sites.add((call.line, call.callee))
+            # What the flow reaches, else what the names say (the flow follows decorators and C3's order).
+            reached = sorted(flowed.get((parsed.module, call.line, call.callee), ()))
+            if not reached:
+                target = project.resolve_call(parsed.module, call)
+                reached = [(target[1], target[2]) if target else (None, None)]
+            for callee_module, callee_qualified in reached:
+                edges.append(Edge(parsed.module, call.caller, callee_module, callee_qualified, call.callee,
+                                  parsed.path, call.line))
+        # Decorators applied without a call of their own (`@dec`): the flow's calls that are no call site.
+        for (module, line, callee), reached in flowed.items():
+            if module == parsed.module and (line, callee) not in sites:
+                caller = flowed.callers[(module, line, callee)]
+                edges.extend(Edge(module, caller, m, q, callee, parsed.path, line) for m, q in sorted(reached))
     return edges
+
+
+class _Flowed(dict):
+    """(module, line, callee text) -> the units the flow analysis says the call there reaches."""
+
+    callers: dict
+
+
+def _flow_targets(project: _Project) -> _Flowed:
+    from learnmem.code.pyflow import Flow
+
+    found = _Flowed()
+    found.callers = {}
+    modules = {m: f.flow for m, f in project.files.items() if f.flow is not None}
+    if not modules:
+        return found
+    packages = {m for m, f in project.files.items() if f.path.endswith("__init__.py")}
+    flow = Flow(modules, {m: project.files[m].imports for m in modules}, packages)
+    for module, facts in modules.items():
+        reads = [(scope, line, text, flow.properties(module, scope, expression))
+                 for scope, line, text, expression in facts.get("reads", ())]
+        calls = [(scope, line, callee, flow.targets(module, index))
+                 for index, (scope, line, callee, *_) in enumerate(facts["calls"])]
+        for scope, line, callee, targets in calls + reads:
+            reached = {t for t in targets if t in project.units}
+            if reached:
+                found.setdefault((module, line, callee), set()).update(reached)
+                found.callers[(module, line, callee)] = scope if (module, scope) in project.units or not scope \
+                    else _innermost_unit(project, module, scope)
+    return found
+
+
+def _innermost_unit(project: _Project, module: str, scope: str) -> str:
+    while scope and (module, scope) not in project.units:
+        scope = scope.rpartition(".")[0]
+    return scope
 
 
 # Receivers that mean "this object" in the languages other than Python.

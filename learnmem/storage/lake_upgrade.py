@@ -32,9 +32,14 @@ def _conversation_turns(con: duckdb.DuckDBPyConnection, project_schema: str, sta
     con.execute(next(text for version, _, text in sql.migrations() if version == 15))
 
 
+def _code_flow(con: duckdb.DuckDBPyConnection, project_schema: str, statements: dict[str, str]) -> None:
+    """Migration 016: a Python file's flow facts (code_files.flow), its own file as is, as 015's."""
+    con.execute(next(text for version, _, text in sql.migrations() if version == 16))
+
+
 # schema version -> the step that brings a project from the version before it.
 UPGRADES: dict[int, Callable[[duckdb.DuckDBPyConnection, str, dict[str, str]], None]] = {
-    14: _recent_memories, 15: _conversation_turns}
+    14: _recent_memories, 15: _conversation_turns, 16: _code_flow}
 
 
 def upgradable(version: int, ours: int) -> bool:

@@ -43,7 +43,7 @@ SELECT count(*), md5(coalesce(string_agg(path || ':' || content_hash, ',' ORDER 
 FROM code_files WHERE project = $project;
 
 -- name: project_files
-SELECT path, language, module, syntax_errors FROM code_files WHERE project = $project ORDER BY path;
+SELECT path, language, module, syntax_errors, flow FROM code_files WHERE project = $project ORDER BY path;
 
 -- name: project_units
 SELECT file_path, name, qualified_name, unit_type, start_line, end_line, bases

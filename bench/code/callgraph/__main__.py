@@ -1,0 +1,5 @@
+import sys
+
+from bench.code.callgraph import main
+
+sys.exit(main())

@@ -1,0 +1,3 @@
+from .api import Cart, checkout
+
+__all__ = ["Cart", "checkout"]

@@ -1,0 +1,2 @@
+from .cart import *
+from .payment import charge as checkout

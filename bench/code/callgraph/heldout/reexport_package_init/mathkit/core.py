@@ -1,0 +1,5 @@
+from .limits import clamp
+
+
+def run(values):
+    return [clamp(v) for v in values]

@@ -1,0 +1,3 @@
+class MyClass:
+    def func(self):
+        pass

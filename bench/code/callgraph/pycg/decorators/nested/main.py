@@ -1,0 +1,12 @@
+def dec(f):
+    return f
+
+def func():
+    def dec(f):
+        return f
+
+    @dec
+    def inner():
+        pass
+
+func()

@@ -1,0 +1,5 @@
+class A(Exception):
+    def __init__(self):
+        pass
+
+raise A

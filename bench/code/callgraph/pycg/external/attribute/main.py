@@ -1,0 +1,4 @@
+from ext import Cls
+
+a = Cls()
+a.fun()

@@ -1,0 +1,4 @@
+import to_import as as_to_import
+
+def func():
+    pass

@@ -1,0 +1,4 @@
+from nested import to_import
+
+def func():
+    pass

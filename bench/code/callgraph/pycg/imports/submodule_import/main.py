@@ -1,0 +1,4 @@
+import to_import.to_import
+
+def func():
+    pass

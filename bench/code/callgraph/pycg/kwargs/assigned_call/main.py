@@ -1,0 +1,9 @@
+def func2():
+    pass
+
+def func(a):
+    a()
+
+a = func
+b = func2
+a(a=b)

@@ -1,0 +1,6 @@
+def func(a):
+    a()
+
+y = lambda x: x + 1
+
+func(y)

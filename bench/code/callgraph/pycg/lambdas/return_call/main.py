@@ -1,0 +1,5 @@
+def func():
+    return (lambda x: x + 1)
+
+y = func()
+y()

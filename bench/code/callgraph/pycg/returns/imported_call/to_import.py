@@ -1,0 +1,5 @@
+def return_func():
+    pass
+
+def func():
+    return return_func

@@ -1,0 +1,2 @@
+def return_func():
+    pass
