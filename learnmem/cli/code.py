@@ -93,7 +93,7 @@ def cmd_remove_file(args: argparse.Namespace) -> None:
         output.emit_json(output.as_json(result))
         return
     print(f"{result.project}: removed {result.file} ({result.units_removed} units, {result.calls_removed} call "
-          f"sites); calls of other files into it: {result.calls_unresolved} now unresolved, "
+          f"sites); calls of other files resolved again: {result.calls_unresolved} now unresolved, "
           f"{result.calls_reresolved} resolved elsewhere")
     if result.still_on_disk:
         print(f"  {result.file} is still on disk: the next `learnmem index` adds it back unless it is ignored")

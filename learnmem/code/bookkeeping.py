@@ -57,8 +57,9 @@ class RemoveFileResult:
     """What `remove_file` took out of the code index of `project`: `file` (as stored, relative to the root)
     with its `units_removed` units and their vectors, imports and call sites (`calls_removed` edges).
 
-    Calls of other files that resolved into it were resolved again, as a clean index of the tree without it
-    would: `calls_unresolved` now resolve nowhere, `calls_reresolved` now resolve to another unit.
+    The other files' calls were resolved again, as a clean index of the tree without it would; of those that
+    resolved differently (into the file, or through values its code passed: learnmem.code.pyflow),
+    `calls_unresolved` now resolve nowhere and `calls_reresolved` to another unit.
     `still_on_disk`: the file is still under the project's root (None: no root recorded); the next
     index_codebase then adds it back, unless it is ignored (.gitignore) or deleted.
     """

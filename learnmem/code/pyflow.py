@@ -88,9 +88,16 @@ class Flow:
     # ------------------------------------------------------------------ solving
 
     def _solve(self) -> None:
-        """Run every fact once, then again only those whose inputs changed (a worklist), until nothing does."""
+        """Run every fact once, then again only those whose inputs changed (a worklist), until nothing does.
+
+        A decorator the analysis cannot see into is taken to return the def it decorates; which decorators
+        those are is only known once the rest has settled, so they are decided then, and the worklist runs on
+        (never before: the answer would depend on the order the files came in)."""
         jobs = [(module, kind, item) for module, facts in self.facts.items()
                 for kind in ("assigns", "returns", "yields", "calls") for item in enumerate(facts[kind])]
+        decorators = [(number, module, index, fact) for number, (module, kind, (index, fact)) in enumerate(jobs)
+                      if kind == "calls" and len(fact) > 6]
+        self.passing: set[tuple] = set()  # the decorator calls taken to return their def
         readers: dict[tuple, set[int]] = defaultdict(set)
         pending = set(range(len(jobs)))
         for _ in range(MAX_ROUNDS):
@@ -102,6 +109,12 @@ class Flow:
                     readers[key].add(number)
             self.reading = None
             pending = {number for key in self.changed_keys for number in readers.get(key, ())}
+            if not pending:
+                opaque = {(module, index): number for number, module, index, (scope, _, _, callee, *_rest) in decorators
+                          if (module, index) not in self.passing
+                          and not any(v[0] in ("def", "bound", "inst") for v in self.eval(module, scope, callee))}
+                self.passing.update(opaque)
+                pending = set(opaque.values())
             if not pending:
                 return
 
@@ -173,7 +186,7 @@ class Flow:
             self._result(key, {v for v in self.eval(module, scope, args[0]) if v[0] in ("cont", "gen")})
         if builtin == "next" and args:
             self._result(key, self.eval(module, scope, ["iter", args[0]]))
-        if decorator and not any(v[0] in ("def", "bound", "inst") for v in values):
+        if decorator and key in self.passing:
             # staticmethod, classmethod, property, functools.wraps(f), a library's registering decorator: the
             # name keeps the def (a wrapping decorator of the project is followed instead).
             self._result(key, self.eval(module, scope, args[0]))
@@ -202,12 +215,23 @@ class Flow:
             self._result(key, self.eval(module, scope, args[0]))
 
     def _builtin(self, module: str, scope: str, callee, values: set) -> str:
-        """The builtin or standard function a callee names ("" when it names anything of the project)."""
-        if any(v[0] != "ext" for v in values):
-            return ""
-        if callee and callee[0] == "name" and not values:
-            return callee[1]
-        return next((v[1] for v in values if v[0] == "ext"), "")
+        """The builtin or outside function a callee names ("" when it may name anything of the project): a name
+        bound nowhere in its scopes nor imported, or an outside module's attribute."""
+        if callee and callee[0] == "name":
+            return "" if values or self._binds(module, scope, callee[1]) else callee[1]
+        if values and all(v[0] == "ext" for v in values):
+            return next(iter(values))[1] if len(values) == 1 else ""
+        return ""
+
+    def _binds(self, module: str, scope: str, name: str) -> bool:
+        """Whether `name` is bound in `scope`, an enclosing def, the module, or by an import or `import *`."""
+        current = scope
+        while True:
+            if name in self.bound_names.get((module, current), ()):
+                return True
+            if current == "":
+                return (module, name) in self.imports or bool(self.stars.get(module))
+            current = self.parent.get((module, current), "")
 
     def _container_method(self, key: tuple, module: str, scope: str, callee: list, args: list) -> None:
         """`xs.append(f)`, `d.setdefault(k, [])`, `d.get(k, default)`, `d.values()`...: what flows in and out
