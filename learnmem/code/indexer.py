@@ -39,7 +39,7 @@ WRITE_BATCH = 200
 # Bumped whenever what a file yields changes (its units, their names, embedded or keyword texts): a project last
 # indexed under another version has every file parsed again on its next run, so an upgrade never leaves old units
 # beside new ones; vectors whose embedded text did not change are reused, not recomputed.
-UNITS_VERSION = "3"  # 3: Python files store their flow facts (migration 016)
+UNITS_VERSION = "3"  # 3: Python, JavaScript and TypeScript files store their flow facts (migration 016)
 
 
 @dataclass(frozen=True)
@@ -192,8 +192,18 @@ def _parse(relative: str, data: bytes) -> ParsedFile:
         is_package = relative.endswith("__init__.py")
         from learnmem.code.pyfacts import python_flow_facts
 
-        parsed.calls, parsed.imports = python_calls_and_imports(tree.root_node, data, parsed.units, parsed.module, is_package)
-        parsed.flow = python_flow_facts(tree.root_node, data, parsed.units)
+        try:
+            parsed.calls, parsed.imports = python_calls_and_imports(tree.root_node, data, parsed.units, parsed.module,
+                                                                    is_package)
+            parsed.flow = python_flow_facts(tree.root_node, data, parsed.units)
+        except RecursionError:
+            # An expression nested thousands deep (generated code: `a + b + ...` of 3,000 terms) is deeper than
+            # the walks recurse: the file keeps its units, without call sites.
+            parsed.calls, parsed.imports, parsed.flow = [], [], None
+    elif language in ("javascript", "typescript", "tsx") and tree is not None:
+        from learnmem.code.jsmodules import js_module_facts
+
+        parsed.flow = js_module_facts(tree.root_node, data, relative, parsed.units)
     return parsed
 
 

@@ -12,8 +12,9 @@ inherited, is followed to its def.
 
 Not followed (the call then stays as names alone resolve it): `eval`/`exec`, `getattr`/`setattr` with computed
 names, monkey-patching from outside the project, `__getattr__`, metaclasses, descriptors other than
-`staticmethod`, `classmethod` and `property`, values made by builtins and outside libraries (save
-`functools.partial`), and anything past MAX_VALUES values a set or MAX_ROUNDS rounds.
+`staticmethod`, `classmethod` and `property`, iteration protocols (`__iter__`, `__next__`), values made by
+outside libraries and by builtins other than those that call or keep what they are given (`map`, `sorted`,
+`list`... below) and `functools.partial`, and anything past MAX_VALUES values a set or MAX_ROUNDS rounds.
 """
 
 from __future__ import annotations
@@ -37,14 +38,13 @@ _ADDING_METHODS = {"append", "add", "insert", "appendleft", "put"}
 _EXTENDING_METHODS = {"extend", "update", "extendleft"}
 _GETTING_METHODS = {"get", "pop", "setdefault", "popleft", "popitem", "__getitem__"}
 
+
 class Flow:
     """The solved flow of a project: `targets(module, call index)` are the defs a call can reach."""
 
-    def __init__(self, modules: dict[str, dict], imports: dict[str, list], packages: set[str]) -> None:
-        """`modules`: module -> its facts; `imports`: module -> its Import records; `packages`: the modules
-        that are packages (their __init__.py)."""
+    def __init__(self, modules: dict[str, dict], imports: dict[str, list]) -> None:
+        """`modules`: module -> its facts (learnmem.code.pyfacts); `imports`: module -> its Import records."""
         self.facts = modules
-        self.packages = packages
         self.kind: dict[tuple, str] = {}
         self.params: dict[tuple, list] = {}
         self.parent: dict[tuple, str] = {}

@@ -48,7 +48,10 @@ def resolve_calls(files: list[ParsedFile]) -> list[Edge]:
     languages resolve within their own file only (see `_resolve_in_file`).
     """
     project = _Project([f for f in files if f.language == "python"])
-    edges: list[Edge] = [edge for f in files if f.language != "python" for edge in _file_edges(f)]
+    from learnmem.code.jsresolve import JsProject
+
+    scripts = JsProject([f for f in files if f.language in ("javascript", "typescript", "tsx")])
+    edges: list[Edge] = [edge for f in files if f.language != "python" for edge in _file_edges(f, scripts)]
     flowed = _flow_targets(project)
     for parsed in project.files.values():
         sites = set()
@@ -84,8 +87,7 @@ def _flow_targets(project: _Project) -> _Flowed:
     modules = {m: f.flow for m, f in project.files.items() if f.flow is not None}
     if not modules:
         return found
-    packages = {m for m, f in project.files.items() if f.path.endswith("__init__.py")}
-    flow = Flow(modules, {m: project.files[m].imports for m in modules}, packages)
+    flow = Flow(modules, {m: project.files[m].imports for m in modules})
     for module, facts in modules.items():
         reads = [(scope, line, text, flow.properties(module, scope, expression))
                  for scope, line, text, expression in facts.get("reads", ())]
@@ -110,8 +112,9 @@ def _innermost_unit(project: _Project, module: str, scope: str) -> str:
 _SELF_RECEIVERS = ("this.", "self.", "self:", "this->")
 
 
-def _file_edges(parsed: ParsedFile) -> list[Edge]:
-    """Edges of a non-Python file: calls of its own top-level definitions and of its own class's methods.
+def _file_edges(parsed: ParsedFile, scripts) -> list[Edge]:
+    """Edges of a non-Python file: calls of its own top-level definitions and of its own class's methods, and
+    for JavaScript and TypeScript, calls through imports, exports and `extends` (learnmem.code.jsresolve).
 
     Without the language's import rules nothing else can be told apart, so
     everything else stays unresolved rather than guessed.
@@ -123,8 +126,13 @@ def _file_edges(parsed: ParsedFile) -> list[Edge]:
     edges = []
     for call in parsed.calls:
         target = _resolve_in_file(call.callee, call.caller, unique)
-        edges.append(Edge(parsed.module, call.caller, parsed.module if target else None, target,
-                          call.callee, parsed.path, call.line))
+        if target:
+            edges.append(Edge(parsed.module, call.caller, parsed.module, target, call.callee, parsed.path, call.line))
+            continue
+        found = scripts.resolve(parsed, call.caller, call.callee)
+        module = scripts.files[found[0]].module if found else None
+        edges.append(Edge(parsed.module, call.caller, module, found[1] if found else None, call.callee, parsed.path,
+                          call.line))
     return edges
 
 

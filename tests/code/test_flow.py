@@ -281,3 +281,16 @@ def test_the_flow_is_stored_with_the_files_and_a_rebuild_equals_a_clean_index(ha
              "ORDER BY ALL")
     assert hashed_lm.sql(query).fetchall() == clean.sql(query).fetchall()
     assert callees(hashed_lm, "app.registry.run") == {"app.commands.add"}
+
+
+def test_a_file_nested_deeper_than_the_walks_keeps_its_units(tmp_path):
+    """Generated code: an expression of 3,000 terms is deeper than the call and flow walks recurse; the index
+    keeps the file's units (without its call sites) and the other files' calls."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "table.py").write_text("def f(x):\n    return x\n\n\nTOTAL = " + " + ".join(["f(1)"] * 3000) + "\n")
+    (tree / "main.py").write_text("from table import f\n\n\ndef g():\n    return f(2)\n")
+    lm = learnmem.open(tmp_path / "a.duckdb", embedder=HashingEmbedder())
+    result = lm.index_codebase(tree, project=PROJECT, progress=False)
+    assert result.files_indexed == 2 and result.files_failed == 0
+    assert callees(lm, "main.g") == {"table.f"}

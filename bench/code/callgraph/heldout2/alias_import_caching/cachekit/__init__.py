@@ -1,0 +1,1 @@
+"""cachekit: pluggable cache backends and key helpers."""

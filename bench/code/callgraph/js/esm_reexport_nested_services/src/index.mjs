@@ -1,0 +1,2 @@
+export * from './services/index.mjs';
+export { default as Logger } from './logger.mjs';
