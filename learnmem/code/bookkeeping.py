@@ -28,7 +28,9 @@ class IndexStats:
 
     `roots`: per project, the folder it was last indexed from (None: indexed before learnmem recorded roots).
     `units_by_language`: language -> unit type (module, class, function, method, key) -> units.
-    `calls` = `calls_resolved` + `calls_unresolved`: the call graph's edges, one per call site.
+    `calls` = `calls_resolved` + `calls_unresolved`: the call graph's edges, one per call site and target (a
+    Python call that may reach several defs has one for each; a property read or a decorator applied without a
+    call of its own (`@dec`) is one too).
     `last_indexed_at`: per project, when a file of it was last (re)indexed (ISO 8601, UTC; None when it has
     no files); an index run that found nothing changed leaves it as it was.
     `embedding_model`, `embedding_dim`: the file's model, which every unit vector comes from.

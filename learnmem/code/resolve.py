@@ -52,7 +52,7 @@ def resolve_calls(files: list[ParsedFile]) -> list[Edge]:
 
     scripts = JsProject([f for f in files if f.language in ("javascript", "typescript", "tsx")])
     edges: list[Edge] = [edge for f in files if f.language != "python" for edge in _file_edges(f, scripts)]
-    flowed = _flow_targets(project)
+    flowed, flow_callers = _flow_targets(project)
     for parsed in project.files.values():
         sites = set()
         for call in parsed.calls:
@@ -65,28 +65,25 @@ def resolve_calls(files: list[ParsedFile]) -> list[Edge]:
             for callee_module, callee_qualified in reached:
                 edges.append(Edge(parsed.module, call.caller, callee_module, callee_qualified, call.callee,
                                   parsed.path, call.line))
-        # Decorators applied without a call of their own (`@dec`): the flow's calls that are no call site.
+        # Decorators applied without a call of their own (`@dec`) and property reads: the flow's calls that are
+        # no call site.
         for (module, line, callee), reached in flowed.items():
             if module == parsed.module and (line, callee) not in sites:
-                caller = flowed.callers[(module, line, callee)]
+                caller = flow_callers[(module, line, callee)]
                 edges.extend(Edge(module, caller, m, q, callee, parsed.path, line) for m, q in sorted(reached))
     return edges
 
 
-class _Flowed(dict):
-    """(module, line, callee text) -> the units the flow analysis says the call there reaches."""
-
-    callers: dict
-
-
-def _flow_targets(project: _Project) -> _Flowed:
+def _flow_targets(project: _Project) -> tuple[dict[tuple, set], dict[tuple, str]]:
+    """(module, line, callee text) -> the units the flow analysis (learnmem.code.pyflow) says the call or
+    property read there reaches; and the same key -> the unit it is made in."""
     from learnmem.code.pyflow import Flow
 
-    found = _Flowed()
-    found.callers = {}
+    reached: dict[tuple, set] = {}
+    callers: dict[tuple, str] = {}
     modules = {m: f.flow for m, f in project.files.items() if f.flow is not None}
     if not modules:
-        return found
+        return reached, callers
     flow = Flow(modules, {m: project.files[m].imports for m in modules})
     for module, facts in modules.items():
         reads = [(scope, line, text, flow.properties(module, scope, expression))
@@ -94,15 +91,15 @@ def _flow_targets(project: _Project) -> _Flowed:
         calls = [(scope, line, callee, flow.targets(module, index))
                  for index, (scope, line, callee, *_) in enumerate(facts["calls"])]
         for scope, line, callee, targets in calls + reads:
-            reached = {t for t in targets if t in project.units}
-            if reached:
-                found.setdefault((module, line, callee), set()).update(reached)
-                found.callers[(module, line, callee)] = scope if (module, scope) in project.units or not scope \
-                    else _innermost_unit(project, module, scope)
-    return found
+            units = {t for t in targets if t in project.units}
+            if units:
+                reached.setdefault((module, line, callee), set()).update(units)
+                callers[(module, line, callee)] = _innermost_unit(project, module, scope)
+    return reached, callers
 
 
 def _innermost_unit(project: _Project, module: str, scope: str) -> str:
+    """`scope` when it is a unit, else the nearest enclosing one ("" for the module's top level)."""
     while scope and (module, scope) not in project.units:
         scope = scope.rpartition(".")[0]
     return scope
