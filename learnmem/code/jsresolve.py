@@ -110,11 +110,11 @@ class JsProject:
         return None
 
     def _callable(self, target: tuple[str, str]) -> tuple[str, str]:
-        """A class is called through its constructor, when it has one (as within a file)."""
-        path, qualified = target
+        """A class is called through its constructor, its own or (a class that declares none runs its base's)
+        the nearest base's; the class itself when none has one."""
         unit = self.units.get(target)
-        if unit is not None and unit.unit_type == "class" and (path, f"{qualified}.constructor") in self.units:
-            return path, f"{qualified}.constructor"
+        if unit is not None and unit.unit_type == "class":
+            return self._method(target, "constructor") or target
         return target
 
     def _method_call(self, path: str, caller: str, receiver: str, method: str) -> tuple[str, str] | None:

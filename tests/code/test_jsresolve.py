@@ -61,11 +61,12 @@ FILES = {
           constructor(data) { super(data); }
           validate() { return super.validate() && Boolean(this.data.name); }
         }
+        export class Guest extends User {}
         """,
     "src/app.ts": """
         import { slug, titleCase, clamp } from "../lib/index.js";
         import * as strings from "../lib/strings.js";
-        import { User } from "../lib/user.js";
+        import { User, Guest } from "../lib/user.js";
         const legacy = require("../lib/legacy.js");
         const { add, times } = require("../lib/math.js");
         const createLogger = require("../lib/logger.js");
@@ -76,6 +77,7 @@ FILES = {
           const log = createLogger("app");
           const user = new User({ name: input });
           user.save();
+          new Guest({});
           const app = express();
           app.listen(3000);
           const name = strings.toLower(titleCase(slug(input)));
@@ -124,6 +126,7 @@ def test_imports_and_exports_of_both_module_systems(indexed):
 def test_classes_across_files(indexed):
     found = callees(indexed, "src.app.main")
     assert found["User"] == "lib.user.User.constructor"
+    assert found["Guest"] == "lib.user.User.constructor"  # a class declaring no constructor runs its base's
     assert found["save"] == "lib.model.Model.save"  # `user.save()`: inherited from the other file's Model
     assert callees(indexed, "lib.user.User.constructor") == {"super": "lib.model.Model.constructor"}
     assert callees(indexed, "lib.user.User.validate")["validate"] == "lib.model.Model.validate"
