@@ -188,10 +188,9 @@ def _parse(relative: str, data: bytes) -> ParsedFile:
     parsed, tree = parse_source_with_tree(relative, data, language)
     if language == "python" and tree is not None:
         from learnmem.code.pycalls import python_calls_and_imports
-
-        is_package = relative.endswith("__init__.py")
         from learnmem.code.pyfacts import python_flow_facts
 
+        is_package = relative.endswith("__init__.py")
         try:
             parsed.calls, parsed.imports = python_calls_and_imports(tree.root_node, data, parsed.units, parsed.module,
                                                                     is_package)

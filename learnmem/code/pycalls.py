@@ -61,7 +61,7 @@ def _visit(walk: _Walk, node, scope: tuple[str, ...]) -> None:
         _visit_children(walk, node, scope)
         # `super()` in `super().m()` is part of the callee text, not a call worth an edge.
         if not (
-            _is_super_call(walk, node)
+            is_super_call(walk.source, node)
             and node.parent is not None
             and node.parent.type == "attribute"
         ):
@@ -130,7 +130,7 @@ def _visit_scope(walk: _Walk, node, scope: tuple[str, ...]) -> None:
 
 def _call_site(walk: _Walk, node, scope: tuple[str, ...]) -> CallSite:
     function = node.child_by_field_name("function")
-    callee = _callee_text(walk, function)
+    callee = callee_text(walk.source, function)
     receiver = ""
     parts = callee.split(".")
     variables = walk.receivers.get(".".join(scope), {})
@@ -159,28 +159,30 @@ def _caller(walk: _Walk, scope: tuple[str, ...], line: int) -> str:
     return min(inside)[2] if inside else ""
 
 
-def _callee_text(walk: _Walk, node) -> str:
-    """`f`, `a.b.f`, `self.m`, `super().m`; any other expression as its whitespace-collapsed text."""
+def callee_text(source: bytes, node) -> str:
+    """A callee as call sites write it: `f`, `a.b.f`, `self.m`, `super().m`; any other expression as its
+    whitespace-collapsed text (learnmem.code.pyfacts keys its calls by the same text)."""
     if node.type == "identifier":
-        return _text(walk, node)
+        return _source_text(source, node)
     if node.type == "attribute":
         obj = node.child_by_field_name("object")
         attr = node.child_by_field_name("attribute")
-        if _is_super_call(walk, obj):
+        if is_super_call(source, obj):
             base = "super()"
         elif obj.type in ("identifier", "attribute"):
-            base = _callee_text(walk, obj)
+            base = callee_text(source, obj)
         else:
-            base = _collapsed(walk, obj)
-        return f"{base}.{_text(walk, attr)}"[:_MAX_CALLEE]
-    return _collapsed(walk, node)[:_MAX_CALLEE]
+            base = " ".join(_source_text(source, obj).split())
+        return f"{base}.{_source_text(source, attr)}"[:_MAX_CALLEE]
+    return " ".join(_source_text(source, node).split())[:_MAX_CALLEE]
 
 
-def _is_super_call(walk: _Walk, node) -> bool:
+def is_super_call(source: bytes, node) -> bool:
+    """Whether `node` is the call `super()`."""
     if node.type != "call":
         return False
     function = node.child_by_field_name("function")
-    return function.type == "identifier" and _text(walk, function) == "super"
+    return function.type == "identifier" and _source_text(source, function) == "super"
 
 
 def _last_identifier(walk: _Walk, node) -> str:
@@ -205,7 +207,7 @@ def _record_assignment(walk: _Walk, node, scope: tuple[str, ...]) -> None:
         return
     constructor = ""
     if right is not None and right.type == "call":
-        callee = _callee_text(walk, right.child_by_field_name("function"))
+        callee = callee_text(walk.source, right.child_by_field_name("function"))
         if _DOTTED.match(callee) and callee.split(".")[0] not in ("self", "cls"):
             constructor = callee
     _bind(walk, scope, _text(walk, left), constructor)
@@ -323,8 +325,8 @@ def _absolute_module(walk: _Walk, node) -> str | None:
 
 
 def _text(walk: _Walk, node) -> str:
-    return walk.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+    return _source_text(walk.source, node)
 
 
-def _collapsed(walk: _Walk, node) -> str:
-    return " ".join(_text(walk, node).split())
+def _source_text(source: bytes, node) -> str:
+    return source[node.start_byte : node.end_byte].decode("utf-8", "replace")

@@ -24,6 +24,7 @@ for anything the analysis does not follow (literals, arithmetic, comprehensions,
 from __future__ import annotations
 
 from learnmem.code.model import Unit
+from learnmem.code.pycalls import callee_text, is_super_call
 
 _CONTAINERS = {"list", "tuple", "expression_list", "set", "dictionary"}
 _TRANSPARENT = ("parenthesized_expression", "await", "expression_statement")
@@ -100,7 +101,7 @@ def _statement(facts: _Facts, node, scope: str, function: str | None) -> None:
     elif kind == "raise_statement" and node.named_children and node.named_children[0].type in ("identifier", "attribute"):
         # `raise Error` instantiates the class as `raise Error()` does.
         raised = node.named_children[0]
-        _call(facts, scope, raised.start_point[0] + 1, _callee_text(facts, raised),
+        _call(facts, scope, raised.start_point[0] + 1, callee_text(facts.source, raised),
               _expression(facts, raised, scope, function), [], {})
     elif kind in ("block", "if_statement", "elif_clause", "else_clause", "while_statement", "try_statement",
                   "except_clause", "except_group_clause", "finally_clause", "match_statement", "case_clause",
@@ -124,7 +125,7 @@ def _definition(facts: _Facts, node, scope: str, function: str | None, decorator
     value: list = ["def", qualified]
     decorator_values = [_expression(facts, d, scope, function) for d in decorators]
     for decorator, expression in zip(reversed(decorators), reversed(decorator_values)):
-        value = ["call", _call(facts, scope, decorator.start_point[0] + 1, _callee_text(facts, decorator),
+        value = ["call", _call(facts, scope, decorator.start_point[0] + 1, callee_text(facts.source, decorator),
                                expression, [value], {}, decorator=True)]
     facts.assigns.append([scope, ["name", name], value])
     if node.type == "class_definition":
@@ -207,11 +208,11 @@ def _expression(facts: _Facts, node, scope: str, function: str | None):
         return ["name", facts.text(node)]
     if kind == "attribute":
         obj = node.child_by_field_name("object")
-        if obj.type == "call" and _is_super(facts, obj):
+        if is_super_call(facts.source, obj):
             return ["attr", ["super", _enclosing_class(facts, scope), ["name", _first_parameter(facts, scope)]],
                     facts.text(node.child_by_field_name("attribute"))]
         expression = ["attr", _expression(facts, obj, scope, function), facts.text(node.child_by_field_name("attribute"))]
-        facts.reads.append([scope, node.start_point[0] + 1, _callee_text(facts, node), expression])
+        facts.reads.append([scope, node.start_point[0] + 1, callee_text(facts.source, node), expression])
         return expression
     if kind == "call":
         callee_node = node.child_by_field_name("function")
@@ -227,7 +228,7 @@ def _expression(facts: _Facts, node, scope: str, function: str | None):
                 args.append(None)
             else:
                 args.append(_expression(facts, argument, scope, function))
-        return ["call", _call(facts, scope, node.start_point[0] + 1, _callee_text(facts, callee_node), callee,
+        return ["call", _call(facts, scope, node.start_point[0] + 1, callee_text(facts.source, callee_node), callee,
                               args, kwargs)]
     if kind in ("assignment", "augmented_assignment", "named_expression"):
         right = node.child_by_field_name("right") or node.child_by_field_name("value")
@@ -319,25 +320,6 @@ def _call(facts: _Facts, scope: str, line: int, text: str, callee, args: list, k
           decorator: bool = False) -> int:
     facts.calls.append([scope, line, text, callee, args, kwargs] + ([1] if decorator else []))
     return len(facts.calls) - 1
-
-
-def _callee_text(facts: _Facts, node) -> str:
-    """As learnmem.code.pycalls writes a callee: `f`, `a.b.f`, `super().m`; other expressions collapsed."""
-    if node.type == "identifier":
-        return facts.text(node)
-    if node.type == "attribute":
-        obj = node.child_by_field_name("object")
-        attribute = facts.text(node.child_by_field_name("attribute"))
-        if obj.type == "call" and _is_super(facts, obj):
-            return f"super().{attribute}"[:200]
-        base = _callee_text(facts, obj) if obj.type in ("identifier", "attribute") else " ".join(facts.text(obj).split())
-        return f"{base}.{attribute}"[:200]
-    return " ".join(facts.text(node).split())[:200]
-
-
-def _is_super(facts: _Facts, node) -> bool:
-    function = node.child_by_field_name("function")
-    return function is not None and function.type == "identifier" and facts.text(function) == "super"
 
 
 def _enclosing_class(facts: _Facts, scope: str) -> str:
