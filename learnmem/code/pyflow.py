@@ -199,12 +199,15 @@ class Flow:
         if kind == "def" and self.kind.get(value[1:]) == "function":
             self._reach(key, value, None, module, scope, args, kwargs)
         elif kind == "def" and self.kind.get(value[1:]) == "class":
-            self.called[key].add(value)
             instance = ("inst", value[1], value[2])
             self._result(key, {instance})
-            for init in self._lookup_class(value[1], value[2], "__init__"):
-                if init[0] == "def" and self.kind.get(init[1:]) == "function":
-                    self._bind(init, instance, module, scope, args, kwargs)
+            inits = [init for init in self._lookup_class(value[1], value[2], "__init__")
+                     if init[0] == "def" and self.kind.get(init[1:]) == "function"]
+            # Calling a class calls the __init__ it runs (its own or a base's), as learnmem.code.resolve says; the
+            # class itself when none is defined in the project.
+            self.called[key].update(inits or [value])
+            for init in inits:
+                self._bind(init, instance, module, scope, args, kwargs)
         elif kind == "bound":
             self._reach(key, ("def", value[1], value[2]), value[3], module, scope, args, kwargs)
         elif kind == "inst":

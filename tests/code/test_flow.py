@@ -242,14 +242,15 @@ def test_decorators_are_called_by_the_scope_that_applies_them(indexed):
 
 
 def test_classes_instances_and_the_mro(indexed):
-    # Square(...) is the class; describe() inherited from Base calls the instance's own area(); Fancy's MRO puts
-    # Mixin.describe first; a classmethod makes an instance of cls; a property read calls its getter.
+    # Square(...) runs Square.__init__, Fancy(...) the __init__ its MRO finds (Square's); describe() inherited from
+    # Base calls the instance's own area(); Fancy's MRO puts Mixin.describe first; a classmethod makes an instance
+    # of cls; a property read calls its getter.
     assert callees(indexed, "app.shapes.use_shapes") == {
-        "app.shapes.Square", "app.shapes.Base.describe", "app.shapes.Square.unit", "app.shapes.Square.area",
-        "app.shapes.Square.sides", "app.shapes.Fancy", "app.shapes.Mixin.describe", "app.shapes.Square.label"}
+        "app.shapes.Square.__init__", "app.shapes.Base.describe", "app.shapes.Square.unit", "app.shapes.Square.area",
+        "app.shapes.Square.sides", "app.shapes.Mixin.describe", "app.shapes.Square.label"}
     # Only Squares (and Fancies) are ever made: self.area() in Base.describe is Square.area, not Base.area.
     assert callees(indexed, "app.shapes.Base.describe") == {"app.shapes.Square.area"}
-    assert callees(indexed, "app.shapes.Square.unit") == {"app.shapes.Square"}
+    assert callees(indexed, "app.shapes.Square.unit") == {"app.shapes.Square.__init__"}
     assert callees(indexed, "app.shapes.Square.__init__") == {"app.shapes.Base.__init__"}
 
 
