@@ -29,6 +29,17 @@ NPM_LIBRARIES: dict[str, tuple[str, str]] = {
     "date-fns": ("", ".js"),
     "rxjs": ("src", ".ts"),
     "effect": ("src", ".ts"),
+    "luxon": ("src", ".js"),
+    "ramda": ("src", ".js"),
+    "@tanstack/query-core": ("src", ".ts"),
+    "zod": ("src", ".ts"),
+    "commander": ("lib", ".js"),
+    "yjs": ("src", ".js"),
+    "three": ("src", ".js"),
+    "@reduxjs/toolkit": ("src", ".ts"),
+    "ws": ("lib", ".js"),
+    "express": ("lib", ".js"),
+    "koa": ("lib", ".js"),
 }
 
 
@@ -40,9 +51,15 @@ def package_files(package: str) -> list[Path]:
         if not root.is_dir():
             raise FileNotFoundError(f"{root} is missing: run `make bench-libs` to install the npm libraries")
         found = root.glob(f"*{ext}") if not folder else root.rglob(f"*{ext}")
-        return sorted(p for p in found if not _test_or_declaration(p.relative_to(root)))
+        return sorted(p for p in found if not _test_or_declaration(p.relative_to(root)) and not _bundle(p))
     root = SITE_PACKAGES / package
     return sorted(p for p in root.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def _bundle(path: Path) -> bool:
+    """A file built from the library's other files, which has a source map beside it (date-fns's cdn.js copies
+    every function of the package): not the library's source, and not in its repository."""
+    return path.with_name(path.name + ".map").exists()
 
 
 def package_base(package: str) -> Path:

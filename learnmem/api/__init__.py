@@ -282,11 +282,12 @@ class Learnmem(GhapMethods):
         self, query: str, project: str | None = None, language: str | None = None, unit_type: str | None = None,
         limit: int = 10,
     ) -> list[CodeHit]:
-        """Code units matching `query` by meaning and by identifiers (hybrid), best first."""
+        """Code units matching `query` by meaning, by identifiers and by their names' words (hybrid), best first;
+        a function's overloads are one hit."""
         return code_search.search_code(self._code_index, self.embedder, query, project, language, unit_type, limit)
 
     def find_similar_code(self, snippet: str, project: str | None = None, limit: int = 10) -> list[CodeHit]:
-        """Code units that look like `snippet`, best first."""
+        """Code units that look like `snippet`, best first; a function's overloads are one hit."""
         return code_search.find_similar_code(self._code_index, self.embedder, snippet, project, limit)
 
     def find_callers(self, function_name: str, project: str | None = None) -> list[CallEdge]:

@@ -13,7 +13,7 @@ importance, then recency.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from functools import cache
@@ -174,6 +174,7 @@ def hybrid_rank(
     fusion: str = "qnorm",
     alpha: float = QNORM_ALPHA,
     neighbours: float = 0.0,
+    bonus: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> Ranked:
     """Fuse the vector ranking (`similarity`: each row's cosine to the query) and the BM25 ranking of the eligible rows.
 
@@ -186,6 +187,8 @@ def hybrid_rank(
       the one just after (by `recency`): what is stored together is often asked about together, such as a turn
       and the answer that follows it. Scores are put back on the cosine's scale (see `_zscore_rank`).
     fusion "vector" / "keyword": one ranking alone (for measurement).
+    `bonus`, given the candidate rows, returns what to add to their fused scores (code search's name match);
+    not used by "zscore".
     `recency` is any number that grows with time (e.g. insertion order); it and
     `importance` only break exact ties of the fused score.
     """
@@ -213,6 +216,8 @@ def hybrid_rank(
         fused[chosen] = keyword[chosen]
     else:
         raise ValueError(f"fusion: {fusion!r} is not one of: qnorm, zscore, convex, rrf, vector, keyword")
+    if bonus is not None:
+        fused[chosen] += bonus(chosen)
     order = np.lexsort((-recency[chosen], -importance[chosen], -fused[chosen]))[:limit]
     return Ranked(rows=chosen[order], scores=fused[chosen[order]])
 

@@ -106,3 +106,94 @@ def test_search_sees_a_reindex(code, tmp_path):
     (tmp_path / "repo" / "shop" / "refunds.py").write_text('def refund_order(order_id):\n    """Give the money back."""\n')
     code.index_codebase(tmp_path / "repo", project="repo", progress=False)
     assert code.search_code("give a customer their money back", limit=1)[0].qualified_name == "refund_order"
+
+
+@pytest.mark.parametrize(("written", "one_function"), [
+    ("reduce:2", "reduce"), ("Client.send:3", "Client.send"), ("once.once", "once"),
+    ("Client.send", "Client.send"), ("outer.inner", "outer.inner"), ("a.a.b", "a.a.b"), ("", ""),
+])
+def test_function_name(written, one_function):
+    from learnmem.code.search import function_name
+
+    assert function_name(written) == one_function
+
+
+SEVERAL_UNITS_ONE_FUNCTION = {
+    "convert.py": '''
+        from typing import overload
+
+
+        @overload
+        def to_celsius(value: int) -> float: ...
+        @overload
+        def to_celsius(value: str) -> float: ...
+        def to_celsius(value):
+            return (float(value) - 32) * 5 / 9
+        ''',
+    "pad.ts": '''
+        export function padLeft(text: string): string;
+        export function padLeft(text: string, width: number): string;
+        export function padLeft(text: string, width = 8): string {
+          return text.padStart(width);
+        }
+        ''',
+    "once.js": '''
+        var once = _curry1(function once(fn) {
+          var called = false, result;
+          return function () {
+            if (!called) { called = true; result = fn.apply(this, arguments); }
+            return result;
+          };
+        });
+        ''',
+}
+
+
+def test_a_function_is_one_hit_whatever_its_units(tmp_path, embedder):
+    """Overloads and a function named like the call it is wrapped in are several units, and one hit."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    for name, text in SEVERAL_UNITS_ONE_FUNCTION.items():
+        (root / name).write_text(textwrap.dedent(text).lstrip("\n"))
+    lm = learnmem.open(tmp_path / "code.duckdb", embedder=embedder)
+    lm.index_codebase(root, project="repo", progress=False)
+    units = dict(lm.sql("SELECT file_path, list(qualified_name ORDER BY qualified_name) FROM code_units "
+                        "WHERE unit_type <> 'module' GROUP BY file_path").fetchall())
+    assert units == {"convert.py": ["to_celsius", "to_celsius:2", "to_celsius:3"],
+                     "pad.ts": ["padLeft", "padLeft:2", "padLeft:3"], "once.js": ["once", "once.once"]}
+    for query, file in (("convert fahrenheit to celsius", "convert.py"), ("pad text on the left", "pad.ts"),
+                        ("call a function only once and remember its result", "once.js")):
+        hits = lm.search_code(query, limit=10)
+        assert [h.file_path for h in hits].count(file) == 1, [(h.file_path, h.qualified_name) for h in hits]
+        assert hits[0].file_path == file
+    lm.close()
+
+
+def test_a_name_the_query_holds_ranks_first(tmp_path, embedder, monkeypatch):
+    """All of get_year's words are in the query, one of get_day_of_year's three is not: the name match puts
+    get_year first, where the vector and BM25 alone rank get_day_of_year first, its body saying "year" more."""
+    from learnmem.code import search
+
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "timeutil.py").write_text(textwrap.dedent('''
+        def get_day_of_year(date):
+            year_start = start_of_year(date)
+            return days_between(year_start, date) + 1
+
+
+        def get_year(date):
+            return to_date(date).full_year()
+        ''').lstrip("\n"))
+    lm = learnmem.open(tmp_path / "code.duckdb", embedder=embedder)
+    lm.index_codebase(root, project="repo", progress=False)
+    query = "Get the year of the given date."
+    with_names = {h.qualified_name: h.score for h in lm.search_code(query, limit=2)}
+    assert list(with_names) == ["get_year", "get_day_of_year"], with_names
+    monkeypatch.setattr(search, "NAME_WEIGHT", 0.0)
+    without = {h.qualified_name: h.score for h in lm.search_code(query, limit=2)}
+    assert list(without) == ["get_day_of_year", "get_year"], without
+    # get_year holds all its name's words (get, year), get_day_of_year two of three (day is not in the query).
+    assert with_names["get_year"] - without["get_year"] == pytest.approx(0.08, abs=1e-6)
+    assert with_names["get_day_of_year"] - without["get_day_of_year"] == pytest.approx(0.08 * 2 / 3, abs=1e-6)
+    lm.close()
