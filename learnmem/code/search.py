@@ -164,9 +164,10 @@ def _ranked(index: CodeIndex, embedder, text: str, limit: int, filters: dict, by
     with one_blas_thread():
         similarity = snapshot.vectors @ query_vector
     terms = keywords.terms(text)
-    # Every candidate ranked, so that `limit` hits remain once overloads are folded.
+    # Every candidate ranked (CANDIDATES from each ranking, or twice the limit), so that `limit` hits remain once
+    # a function's units are folded into one.
     ranked = hybrid_rank(
-        similarity, snapshot.bm25, terms, eligible, 2 * max(CANDIDATES, limit),
+        similarity, snapshot.bm25, terms, eligible, max(CANDIDATES, 2 * limit),
         importance=np.zeros(snapshot.size), recency=np.arange(snapshot.size), fusion=CODE_FUSION, alpha=CODE_ALPHA,
         bonus=snapshot.name_match(terms) if by_name else None,
     )
