@@ -28,9 +28,9 @@ from learnmem.storage.vectors import to_matrix
 UNIT_TYPES = ("module", "class", "function", "method", "key")
 MAX_LIMIT = 100
 SNIPPET_LINES = 6
-# How code rankings are fused: 0.8 x cosine + 0.2 x BM25 / the query's best BM25. Chosen on the two tuning
-# libraries (hypothesis, mongoose: best of qnorm and convex at alphas 0.3-0.95 on both), checked on nine
-# held-out ones (bench/code/RESULTS.md, "Search by meaning per language").
+# How code rankings are fused: 0.8 x cosine + 0.2 x BM25 / the query's best BM25. Chosen on hypothesis and
+# mongoose (best of qnorm and convex at alphas 0.3-0.95 on both) and checked on nine other libraries
+# (bench/code/RESULTS.md, "The digest").
 CODE_FUSION = "convex"
 CODE_ALPHA = 0.8
 # Added to a function's or method's fused score: this weight x the share of the words of its name that the query
