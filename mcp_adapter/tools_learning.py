@@ -49,10 +49,12 @@ def register(server: MCPServer, lm: Any) -> None:
         annotations=READ_ONLY,
         description=(
             "Check a candidate value (one sentence stating what a cluster's experiences teach) against the "
-            "cluster without storing it. Valid when the cluster is the nearest of its axis to the text and the "
-            "text's distance to its centroid is within the threshold. When refused, read the reason and the "
-            "cluster's members (get_cluster_members) and write a second draft about what they share. Returns "
-            "{valid, similarity, centroid_distance, threshold_distance, reason, cluster_id, nearest_cluster_id}."
+            "cluster without storing it. Valid when no other cluster of its axis is nearer to the text by more "
+            "than a small margin and the text's distance to what the members learned is within the threshold. "
+            "When refused, read the reason and the cluster's members (get_cluster_members) and write a second "
+            "draft about what they share. Returns {valid, similarity, centroid_distance, threshold_distance, "
+            "reason, cluster_id, nearest_cluster_id, cluster_similarity, nearest_other_cluster_id, "
+            "nearest_other_similarity, shared_terms}."
         ),
     )
     async def validate_value(

@@ -4,17 +4,20 @@ and how fast clustering and values are.
     python -m bench.learning [--out bench/learning/RESULTS.md] [--quick]
 
 1. Quality: tests/data/experiences.jsonl (planted themes, bench/learning/themes.py) imported with the real
-   model; per axis, a grid of clustering parameters (principal components kept, min_cluster_size,
-   min_samples) scored against the themes: adjusted Rand index (noise as one more label), purity of the
-   clustered points, and coverage (share of themed experiences that land in a cluster). Like the library
-   (clustering.member_labels), every experience is clustered and the cold ones (cold storage:
-   learnmem.learning.terms.cold_tiers, LEARNMEM_COLD_TIER) are then taken out of their clusters; the warm ones are
-   scored. A table compares the defaults with no cold storage and with the warm ones clustered alone.
+   model; per axis, a grid of the parameters of the axis's method (linkage: the cut distance and the terms'
+   weight; HDBSCAN: principal components kept, min_cluster_size, min_samples) scored against the themes:
+   adjusted Rand index (noise as one more label), purity of the clustered points, and coverage (share of
+   themed experiences that land in a cluster). Like the library (clustering.member_labels), every experience
+   is clustered and the cold ones (cold storage: learnmem.learning.terms.cold_tiers, LEARNMEM_COLD_TIER) are
+   then taken out of their clusters; the warm ones are scored. A table compares the defaults with no cold
+   storage and with the warm ones clustered alone.
 2. The value ritual with the library's defaults: for every theme and axis, the theme's cluster (the one
    holding most of its experiences) must accept the theme's faithful summary (themes.VALUES) and refuse
    the other themes' summaries and unrelated statements (themes.UNRELATED).
 3. Speed: get_clusters on 1,000 and 10,000 experiences (the bench.ghap corpus), validate_value and
    list_values, warm.
+4. Every corpus (bench/learning/corpora.py): the original corpus and the ones written blind, clusters and
+   the ritual per axis, with the original method, the method before issue 24 and the library's, in this run.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 import learnmem
-from bench.learning import themes
+from bench.learning import corpora, themes
 from learnmem.learning import terms
 from learnmem.learning import clusters as clustering
 from learnmem.embedding.embed import load_embedder
@@ -47,6 +50,21 @@ GHAP_CORPUS = ROOT / "bench" / "out" / "ghap" / "corpus"
 AXES = ("full", "strategy", "surprise", "root_cause")
 GRID_VARIANCE = (0.3, 0.4, 0.5, 0.65, 1.0)  # share of the variance the projection keeps; 1.0: none
 GRID_SIZES = ((3, 1), (4, 2), (5, 1), (5, 3), (8, 1), (8, 3))
+GRID_DISTANCES = (0.6, 0.65, 0.7, 0.75, 0.8)  # where average linkage stops merging
+GRID_TERM_WEIGHTS = (0.0, 1.0, 1.5, 2.0)  # 0: the reduced embedding alone
+
+
+def grid(base: clustering.Parameters) -> list[tuple[str, str, clustering.Parameters]]:
+    """(row, column, parameters) of the axis's method's grid, with the defaults in it."""
+    if base.method == "linkage":
+        cells = [(f"{d}", f"{w}", replace(base, distance=d, term_weight=w))
+                 for d in GRID_DISTANCES for w in GRID_TERM_WEIGHTS]
+    else:
+        cells = [(f"{v}", f"{a}/{b}", replace(base, explained_variance=v, min_cluster_size=a, min_samples=b))
+                 for v in GRID_VARIANCE for a, b in GRID_SIZES]
+    if base not in [chosen for _, _, chosen in cells]:  # defaults overridden by the environment
+        cells.append(("default", "default", base))
+    return cells
 
 
 def log(message: str) -> None:
@@ -69,17 +87,6 @@ def corpus_file(embedder) -> Path:
     return path
 
 
-def axis_data(lm, axis: str, truth: dict[str, str]) -> tuple[np.ndarray, list[str], list[str], np.ndarray]:
-    """Every embedded experience of the axis: vectors, ids, true themes, and which are warm (not cold)."""
-    rows = lm.sql("SELECT a.ghap_id, a.embedding, e.confidence_tier FROM experience_axes a JOIN ghap_resolved e "
-                  "ON e.id = a.ghap_id WHERE a.axis = ? AND a.embedding IS NOT NULL ORDER BY a.ghap_id",
-                  [axis]).to_arrow_table()
-    ids = rows.column("ghap_id").to_pylist()
-    cold = terms.cold_tiers()
-    warm = np.asarray([tier not in cold for tier in rows.column("confidence_tier").to_pylist()], dtype=bool)
-    return to_matrix(rows.column("embedding"), 384), ids, [truth[i] for i in ids], warm
-
-
 def scores(labels_true: list[str], labels: list[int]) -> dict:
     from sklearn.metrics import adjusted_rand_score
 
@@ -91,18 +98,19 @@ def scores(labels_true: list[str], labels: list[int]) -> dict:
 
 def cold_comparison(lm, truth: dict[str, str]) -> dict:
     """The defaults per axis: every experience clustered and scored (no cold storage); every one clustered,
-    then the cold ones taken out of their clusters (the library: cold ones shape the density only); the warm
+    then the cold ones taken out of their clusters (the library: cold ones shape the clusters only); the warm
     ones alone clustered (an alternative the library measured and left: it thins the small themes)."""
-    base = clustering.parameters()
     out: dict = {}
     for axis in AXES:
-        vectors, _, labels_true, warm = axis_data(lm, axis, truth)
-        everything = clustering.cluster_labels(vectors, base)[0]
-        density = clustering.member_labels(vectors, warm, base)[0][warm]
-        alone = clustering.cluster_labels(vectors[warm], base)[0].tolist()
-        warm_truth = [t for t, w in zip(labels_true, warm) if w]
-        out[axis] = {"cold": int((~warm).sum()), "all": scores(labels_true, everything.tolist()),
-                     "density_only": scores(warm_truth, density.tolist()), "warm": scores(warm_truth, alone)}
+        base = clustering.parameters(axis)
+        data = corpora.axis_data(lm, truth, axis)
+        warm, terms_of = data.warm, data.term_lists
+        everything = clustering.cluster_labels(data.vectors, base, terms_of)[0]
+        density = clustering.member_labels(data.vectors, warm, base, terms_of)[0][warm]
+        alone = clustering.cluster_labels(data.vectors[warm], base, [t for t, w in zip(terms_of, warm) if w])[0]
+        warm_truth = [t for t, w in zip(data.truth, warm) if w]
+        out[axis] = {"cold": int((~warm).sum()), "all": scores(data.truth, everything.tolist()),
+                     "density_only": scores(warm_truth, density.tolist()), "warm": scores(warm_truth, alone.tolist())}
         log(f"cold {axis}: {out[axis]['cold']} cold; ari all {out[axis]['all']['ari']:.3f}, cold as density only "
             f"(library) {out[axis]['density_only']['ari']:.3f}, warm alone {out[axis]['warm']['ari']:.3f}")
     return out
@@ -111,37 +119,32 @@ def cold_comparison(lm, truth: dict[str, str]) -> dict:
 def quality(lm, truth: dict[str, str], strategies: dict[str, str]) -> dict:
     from sklearn.metrics import adjusted_rand_score
 
-    base = clustering.parameters()
-    settings = [(variance, size, samples) for variance in GRID_VARIANCE for size, samples in GRID_SIZES]
-    default = (base.explained_variance, base.min_cluster_size, base.min_samples)
-    if default not in settings:  # the defaults overridden by LEARNMEM_MIN_CLUSTER_SIZE / LEARNMEM_MIN_SAMPLES
-        settings.append(default)
     out: dict = {}
     for axis in AXES:
-        vectors, ids, labels_true, warm = axis_data(lm, axis, truth)
-        ids = [i for i, w in zip(ids, warm) if w]  # the warm ones are scored: the cold ones are never members
-        labels_true = [t for t, w in zip(labels_true, warm) if w]
+        base = clustering.parameters(axis)
+        data = corpora.axis_data(lm, truth, axis)
+        ids = [i for i, w in zip(data.ids, data.warm) if w]  # the warm ones are scored: cold ones are never members
+        labels_true = [t for t, w in zip(data.truth, data.warm) if w]
         themed = [i for i, t in enumerate(labels_true) if t != "noise"]
         rows = []
-        for variance, size, samples in settings:
-            chosen = replace(base, explained_variance=variance, min_cluster_size=size, min_samples=samples)
-            labels, dims = clustering.member_labels(vectors, warm, chosen)
-            labels = labels[warm].tolist()
+        for row, column, chosen in grid(base):
+            labels, dims = clustering.member_labels(data.vectors, data.warm, chosen, data.term_lists)
+            labels = labels[data.warm].tolist()
             rows.append({
-                "variance": variance, "dims": dims, "min_cluster_size": size, "min_samples": samples,
+                "row": row, "column": column, "dims": dims,
                 "clusters": len(set(labels) - {-1}), "noise": labels.count(-1),
                 "ari": adjusted_rand_score(labels_true, labels),
                 "ari_strategy": adjusted_rand_score([strategies[i] for i in ids], labels),
                 "purity": themes.purity(labels, labels_true),
                 "coverage": sum(1 for i in themed if labels[i] >= 0) / max(len(themed), 1),
-                "default": (variance, size, samples) == default,
+                "default": chosen == base,
             })
-        out[axis] = {"n": len(ids), "themed": len(themed), "cold": int((~warm).sum()), "grid": rows}
+        out[axis] = {"n": len(ids), "themed": len(themed), "cold": int((~data.warm).sum()), "method": base.method,
+                     "grid": rows}
         best = max(rows, key=lambda r: r["ari"])
         chosen_row = next(r for r in rows if r["default"])
-        log(f"{axis}: n={len(ids)} default ari {chosen_row['ari']:.3f} purity {chosen_row['purity']:.3f}; "
-            f"best ari {best['ari']:.3f} at variance {best['variance']} ({best['dims']} dims) size "
-            f"{best['min_cluster_size']}/{best['min_samples']}")
+        log(f"{axis} ({base.method}): n={len(ids)} default ari {chosen_row['ari']:.3f} purity "
+            f"{chosen_row['purity']:.3f}; best ari {best['ari']:.3f} at {best['row']}, {best['column']}")
     return out
 
 
@@ -277,31 +280,34 @@ def value_speed(lm) -> dict:
             "values": len(texts)}
 
 
-def report(info: dict, q: dict, r: dict, s: dict, c: dict) -> str:
+def report(info: dict, q: dict, r: dict, s: dict, c: dict, every: dict) -> str:
     lines = ["# learnmem learning benchmarks", "",
              f"Produced by `{info['command']}` (bench/learning/). Raw numbers: bench/out/learning/results.json.", "",
              "## Machine", "", "|  |  |", "|---|---|"]
     lines += [f"| {k} | {v} |" for k, v in info.items()]
-    base = clustering.parameters()
     lines += ["", "## 1. Planted themes recovered (tests/data/experiences.jsonl, all-MiniLM-L6-v2)", "",
-              f"The library's defaults: the principal components that keep {base.explained_variance:.0%} of the "
-              f"variance ({clustering.MIN_DIMS}-{clustering.MAX_DIMS}; the run's count below), min_cluster_size "
-              f"{base.min_cluster_size}, min_samples {base.min_samples}, eom. ARI: adjusted Rand index against the "
-              "themes (noise experiences are one more label; HDBSCAN's noise one more cluster); purity: of the "
-              "clustered experiences; coverage: share of the themed experiences that land in some cluster. "
-              "ARI vs strategy: the same labels scored against the entries' strategy field. Cold experiences "
-              f"(tiers {', '.join(terms.cold_tiers()) or 'none'}: cold storage) take part in finding the clusters "
-              "but are never members, as in the library; the warm ones are scored. The next table shows what that "
-              "changes.", "",
-              "| axis | warm experiences (themed; cold) | defaults: dims, clusters / noise | ARI | purity "
-              "| coverage | ARI vs strategy | best ARI in the grid (variance kept, size/samples) |",
-              "|---|---|---|---|---|---|---|---|"]
+              "The library's defaults, per axis (learnmem/learning/clusters.py): the principal components that keep "
+              f"{clustering.EXPLAINED_VARIANCE:.0%} of the variance ({clustering.MIN_DIMS}-{clustering.MAX_DIMS}; "
+              "the run's count below); then on full and strategy (linkage) each experience's reduced vector beside "
+              f"{clustering.TERM_WEIGHT} x the TF-IDF of its terms, {clustering.HYBRID_DIMS} centred components, "
+              f"average linkage cut at cosine distance {clustering.LINKAGE_DISTANCE}; on surprise and root_cause "
+              f"(hdbscan) HDBSCAN min_cluster_size {clustering.DEFAULT_MIN_CLUSTER_SIZE}, min_samples "
+              f"{clustering.DEFAULT_MIN_SAMPLES}, eom. Groups smaller than {clustering.DEFAULT_MIN_CLUSTER_SIZE} are "
+              "noise. ARI: adjusted Rand index against the themes (noise experiences are one more label; noise one "
+              "more cluster); purity: of the clustered experiences; coverage: share of the themed experiences that "
+              "land in some cluster. ARI vs strategy: the same labels scored against the entries' strategy field. "
+              f"Cold experiences (tiers {', '.join(terms.cold_tiers()) or 'none'}: cold storage) take part in "
+              "finding the clusters but are never members, as in the library; the warm ones are scored. The next "
+              "table shows what that changes.", "",
+              "| axis | method | warm experiences (themed; cold) | defaults: dims, clusters / noise | ARI | purity "
+              "| coverage | ARI vs strategy | best ARI in the grid (row, column) |",
+              "|---|---|---|---|---|---|---|---|---|"]
     for axis, data in q.items():
         d = next(row for row in data["grid"] if row["default"])
         best = max(data["grid"], key=lambda row: row["ari"])
-        lines.append(f"| {axis} | {data['n']} ({data['themed']}; {data['cold']}) | {d['dims']}, {d['clusters']} / {d['noise']} | "
-                     f"{d['ari']:.3f} | {d['purity']:.3f} | {d['coverage']:.3f} | {d['ari_strategy']:.3f} | "
-                     f"{best['ari']:.3f} ({best['variance']}, {best['min_cluster_size']}/{best['min_samples']}) |")
+        lines.append(f"| {axis} | {data['method']} | {data['n']} ({data['themed']}; {data['cold']}) | {d['dims']}, "
+                     f"{d['clusters']} / {d['noise']} | {d['ari']:.3f} | {d['purity']:.3f} | {d['coverage']:.3f} | "
+                     f"{d['ari_strategy']:.3f} | {best['ari']:.3f} ({best['row']}, {best['column']}) |")
     lines += ["", "Cold storage, with the defaults: **all** clusters every experience and scores them all (no cold "
               "storage, as before it); **cold as density only** clusters every experience, then takes the cold ones "
               "out of their clusters (a cluster left with fewer than min_cluster_size warm members becomes noise) "
@@ -313,14 +319,17 @@ def report(info: dict, q: dict, r: dict, s: dict, c: dict) -> str:
         lines.append(f"| {axis} | {data['cold']} | " + " | ".join(
             f"{x['ari']:.3f} / {x['purity']:.3f} / {x['coverage']:.3f} ({x['clusters']}, {x['noise']} of {x['n']})"
             for x in (data["all"], data["density_only"], data["warm"])) + " |")
-    lines += ["", "The grid (ARI / purity / coverage / clusters):", ""]
+    lines += ["", "The grid (ARI / purity / coverage / clusters). Linkage: rows the cut distance, columns the terms' "
+              "weight (0: the reduced embedding alone). HDBSCAN: rows the variance kept (dims), columns "
+              "min_cluster_size/min_samples.", ""]
     for axis, data in q.items():
-        lines += [f"**{axis}**", "", "| variance kept (dims) | " + " | ".join(f"{a}/{b}" for a, b in GRID_SIZES) + " |",
-                  "|---|" + "---|" * len(GRID_SIZES)]
-        for variance in GRID_VARIANCE:
-            cells = [row for row in data["grid"] if row["variance"] == variance
-                     and (row["min_cluster_size"], row["min_samples"]) in GRID_SIZES]
-            lines.append(f"| {variance} ({cells[0]['dims']}) | " + " | ".join(
+        columns = list(dict.fromkeys(row["column"] for row in data["grid"] if row["column"] != "default"))
+        lines += [f"**{axis}** ({data['method']})", "", "| | " + " | ".join(columns) + " |",
+                  "|---|" + "---|" * len(columns)]
+        for row_name in dict.fromkeys(row["row"] for row in data["grid"] if row["row"] != "default"):
+            cells = [row for row in data["grid"] if row["row"] == row_name and row["column"] in columns]
+            label = f"{row_name} ({cells[0]['dims']})" if data["method"] == "hdbscan" else row_name
+            lines.append(f"| {label} | " + " | ".join(
                 f"{c['ari']:.2f} / {c['purity']:.2f} / {c['coverage']:.2f} / {c['clusters']}" for c in cells) + " |")
         lines.append("")
     lines += ["## 2. The value ritual (library defaults)", "",
@@ -374,6 +383,14 @@ def report(info: dict, q: dict, r: dict, s: dict, c: dict) -> str:
                   f"p50 {v['list_p50_ms']:.2f} / p95 {v['list_p95_ms']:.2f} ms | p95 <= 10 ms |",
                   f"| list_values, limit 20, another handle wrote before each call (200 calls) | {v['values']} values "
                   f"| p50 {v['list_after_write_p50_ms']:.1f} / p95 {v['list_after_write_p95_ms']:.1f} ms | p95 <= 10 ms |"]
+    lines += ["", "## 4. Every corpus", "",
+              "bench/learning/corpora.py, in this run: `original` is tests/data/experiences.jsonl; the others were "
+              "written blind and frozen before issue 24 changed the method (bench/learning/corpora/*/README.md). "
+              "Methods: **original**, as GHAP.md first described it (HDBSCAN 5/3 on the raw 384-d vectors; valid "
+              "within mean + 1 sd of the members' distances to the centroid, no nearest-cluster condition); "
+              "**previous**, the library before issue 24 (HDBSCAN 5/1 on the reduced vectors on every axis; value "
+              "forms; the nearest cluster strictly); **library**, as it is. Each theme's cluster is the one "
+              "holding most of its experiences.", "", corpora.report(every)]
     return "\n".join(lines) + "\n"
 
 
@@ -391,6 +408,7 @@ def main(argv=None) -> int:
     c = cold_comparison(lm, truth)
     r = ritual(lm, truth)
     s = speed(embedder, args.quick)
+    every = corpora.measure_all(embedder=embedder)
     info = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "git": git_commit(),
             "command": "python -m bench.learning" + (" --quick" if args.quick else "") +
                        (f" --out {args.out}" if args.out else ""),
@@ -400,9 +418,10 @@ def main(argv=None) -> int:
             "cold tiers (never cluster members)": ", ".join(terms.cold_tiers()) or "none",
             "run time": f"{time.time() - started:.0f} s"}
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "results.json").write_text(json.dumps({"info": info, "quality": q, "cold": c, "ritual": r, "speed": s},
+    (OUT / "results.json").write_text(json.dumps({"info": info, "quality": q, "cold": c, "ritual": r, "speed": s,
+                                                  "corpora": every},
                                                  indent=1, default=str), encoding="utf-8")
-    text = report(info, q, r, s, c)
+    text = report(info, q, r, s, c, every)
     print(text)
     if args.out:
         args.out.write_text(text, encoding="utf-8")

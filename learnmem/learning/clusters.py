@@ -8,10 +8,23 @@ the text is grounded in that cluster (`validate_value`).
 Clustering (`get_clusters`): the unit vectors of the axis are centred,
 projected on as many principal components as it takes to keep
 EXPLAINED_VARIANCE of their variance (within MIN_DIMS..MAX_DIMS: templated
-narratives need few, short varied texts more) and put back on the unit sphere, and HDBSCAN (`hdbscan`, excess-of-mass selection) groups them
-there; high-dimensional densities are too flat to separate themes
-(../shared/GHAP.md "Clustering"; the measurements behind the defaults are in
-bench/learning/RESULTS.md).
+narratives need few, short varied texts more) and put back on the unit sphere;
+high-dimensional densities are too flat to separate themes (../shared/GHAP.md
+"Clustering"). Then, by axis (AXIS_METHOD):
+
+- narratives (full, strategy): each experience is that reduced vector beside
+  the TF-IDF of its own terms (TERM_WEIGHT), projected again on HYBRID_DIMS
+  centred components, and grouped by average linkage cut at cosine distance
+  LINKAGE_DISTANCE; groups smaller than min_cluster_size are noise. The words
+  an agent wrote (a library, an error, a table) separate themes the sentence
+  embedding blurs, and average linkage does not chain one theme into another
+  through a few bridging experiences as HDBSCAN's density did;
+- one-sentence axes (surprise, root_cause): HDBSCAN (`hdbscan`, excess-of-mass
+  selection) on the reduced vectors: one sentence's terms are too few for
+  TF-IDF, and a fixed linkage cut left most of them unclustered.
+
+The measurements behind both, on three corpora (two written blind), are in
+bench/learning/RESULTS.md ("Every corpus").
 Centroids are taken back in the model's space, weighted by tier, so that a
 value's embedding can be compared with them. Every run is stored
 (`cluster_runs`, `clusters`, `cluster_members`). A new cluster inherits the id
@@ -56,23 +69,43 @@ EXPLAINED_VARIANCE = 0.5  # of the centred vectors' variance kept by the project
 MIN_DIMS, MAX_DIMS = 8, 48
 DEFAULT_MIN_CLUSTER_SIZE = 5
 DEFAULT_MIN_SAMPLES = 1
+METHODS = ("linkage", "hdbscan")
+AXIS_METHOD = {"full": "linkage", "strategy": "linkage", "surprise": "hdbscan", "root_cause": "hdbscan"}
+TERM_WEIGHT = 1.5  # the TF-IDF terms' weight beside the reduced embedding (both unit length)
+HYBRID_DIMS = 32  # centred components of the joined vectors that linkage compares
+LINKAGE_DISTANCE = 0.7  # average cosine distance at which linkage stops merging groups
 CLUSTER_ID = re.compile(r"^(" + "|".join(AXES) + r")-([1-9][0-9]{0,8})$")
 _WORD = re.compile(r"[^\W\d_][\w'-]*", re.UNICODE)
 
 
 @dataclass(frozen=True)
 class Parameters:
-    """What a clustering run uses; stored with the run."""
+    """What a clustering run uses; `stored()` is what the run records."""
 
     min_cluster_size: int
     min_samples: int
     explained_variance: float = EXPLAINED_VARIANCE
     selection: str = "eom"
+    method: str = "hdbscan"
+    term_weight: float = TERM_WEIGHT
+    hybrid_dims: int = HYBRID_DIMS
+    distance: float = LINKAGE_DISTANCE
+
+    def stored(self) -> dict:
+        """The parameters the run's method uses (min_samples and selection are HDBSCAN's alone)."""
+        fields = asdict(self)
+        if self.method == "linkage":
+            del fields["min_samples"], fields["selection"]
+        else:
+            del fields["term_weight"], fields["hybrid_dims"], fields["distance"]
+        return fields
 
 
-def parameters() -> Parameters:
-    """The clustering parameters: `LEARNMEM_MIN_CLUSTER_SIZE` and `LEARNMEM_MIN_SAMPLES` override the defaults."""
-    values = {}
+def parameters(axis: str = "full") -> Parameters:
+    """The clustering parameters of `axis` (its method: AXIS_METHOD): `LEARNMEM_MIN_CLUSTER_SIZE` and
+    `LEARNMEM_MIN_SAMPLES` (HDBSCAN's axes) override the defaults."""
+    validate.choice("axis", axis, AXES)
+    values: dict = {"method": AXIS_METHOD[axis]}
     for name, variable, default, low in (("min_cluster_size", "LEARNMEM_MIN_CLUSTER_SIZE", DEFAULT_MIN_CLUSTER_SIZE, 2),
                                          ("min_samples", "LEARNMEM_MIN_SAMPLES", DEFAULT_MIN_SAMPLES, 1)):
         raw = os.environ.get(variable)
@@ -109,7 +142,7 @@ def get_clusters(store: Store, embedder, axis: str, cold_tier: str | None = None
 
     validate.choice("axis", axis, AXES)
     cold = terms.cold_tiers(cold_tier)
-    chosen = parameters()
+    chosen = parameters(axis)
     if embedder is not None and not store.read_only:
         ghap.embed_pending_quietly(store, embedder)  # a resolve whose embedding failed still counts
     with store.read() as con:
@@ -123,7 +156,7 @@ def get_clusters(store: Store, embedder, axis: str, cold_tier: str | None = None
         raise InsufficientDataError(f"axis {axis!r}: {warm_count} embedded experiences; clustering needs at "
                                     f"least {MIN_EXPERIENCES}{left_out}")
     vectors = to_matrix(rows.column("embedding"), vector_width(rows.column("embedding")))
-    labels, dims = member_labels(vectors, warm, chosen)
+    labels, dims = member_labels(vectors, warm, chosen, rows.column("terms").to_pylist())
     weights = np.asarray([terms.TIER_WEIGHTS.get(t, 0.0) for t in rows.column("confidence_tier").to_pylist()])
     ghap_ids = rows.column("ghap_id").to_pylist()
     groups = [np.flatnonzero(labels == label) for label in sorted(set(labels.tolist()) - {-1})]
@@ -148,7 +181,7 @@ def get_clusters(store: Store, embedder, axis: str, cold_tier: str | None = None
         ids = match_clusters(memberships, [{ghap_ids[i] for i in members} for members in groups], axis, highest)
         con.execute(sql.query("insert_cluster_run"), {
             "id": run_id, "axis": axis, "created_at": now,
-            "parameters": json.dumps(asdict(chosen) | {"reduced_dims": dims, "cold_tiers": list(cold)}),
+            "parameters": json.dumps(chosen.stored() | {"reduced_dims": dims, "cold_tiers": list(cold)}),
             "experience_count": warm_count, "cluster_count": len(groups), "noise_count": noise_count,
         })
         _insert(con, "new_clusters", sql.query("insert_clusters"), _cluster_rows(run_id, axis, ids, found))
@@ -165,13 +198,14 @@ def get_clusters(store: Store, embedder, axis: str, cold_tier: str | None = None
                       dissolved_values=tuple(sorted(dissolved)), cold_count=cold_count)
 
 
-def member_labels(vectors: np.ndarray, warm: np.ndarray, chosen: Parameters) -> tuple[np.ndarray, int]:
+def member_labels(vectors: np.ndarray, warm: np.ndarray, chosen: Parameters,
+                  term_lists: Sequence[Sequence[str]] | None = None) -> tuple[np.ndarray, int]:
     """The cluster of each experience (-1: none) as get_clusters stores it: every experience clustered
     (cluster_labels), then the cold ones (`warm` false) taken out of their clusters, and a cluster left with
     fewer than min_cluster_size warm members made noise."""
     import numpy as np
 
-    labels, dims = cluster_labels(vectors, chosen)
+    labels, dims = cluster_labels(vectors, chosen, term_lists)
     labels = np.where(warm, labels, -1)
     for label in set(labels.tolist()) - {-1}:
         if int((labels == label).sum()) < chosen.min_cluster_size:
@@ -179,12 +213,14 @@ def member_labels(vectors: np.ndarray, warm: np.ndarray, chosen: Parameters) -> 
     return labels, dims
 
 
-def cluster_labels(vectors: np.ndarray, chosen: Parameters) -> tuple[np.ndarray, int]:
-    """HDBSCAN labels (-1 = noise) of unit vectors, found on their first principal components; and how many
-    components were kept (enough for `chosen.explained_variance` of the variance, MIN_DIMS to MAX_DIMS)."""
-    import hdbscan
+def cluster_labels(vectors: np.ndarray, chosen: Parameters,
+                   term_lists: Sequence[Sequence[str]] | None = None) -> tuple[np.ndarray, int]:
+    """Cluster labels (-1 = noise) of unit vectors by `chosen.method`, found on their first principal
+    components; and how many components were kept (enough for `chosen.explained_variance` of the variance,
+    MIN_DIMS to MAX_DIMS). Linkage joins each experience's terms (`term_lists`) to its reduced vector."""
     import numpy as np
 
+    validate.choice("method", chosen.method, METHODS)
     centred = vectors - vectors.mean(axis=0)
     _, singular, components = np.linalg.svd(centred, full_matrices=False)
     explained = np.cumsum(singular**2) / max(float((singular**2).sum()), 1e-12)
@@ -193,12 +229,75 @@ def cluster_labels(vectors: np.ndarray, chosen: Parameters) -> tuple[np.ndarray,
     else:
         dims = int(np.searchsorted(explained, chosen.explained_variance)) + 1
         dims = min(max(dims, MIN_DIMS), MAX_DIMS, len(singular))
-    reduced = centred @ components[:dims].T
-    # Back on the unit sphere: directions, not lengths, carry the meaning (as cosine does in 384-d).
-    reduced /= np.maximum(np.linalg.norm(reduced, axis=1, keepdims=True), 1e-12)
+    reduced = _unit_rows(centred @ components[:dims].T)  # directions, not lengths, carry the meaning
+    if chosen.method == "linkage":
+        return _linkage_labels(_joined(reduced, term_lists, chosen), chosen), dims
+    import hdbscan
+
     clusterer = hdbscan.HDBSCAN(min_cluster_size=chosen.min_cluster_size, min_samples=chosen.min_samples,
                                 cluster_selection_method=chosen.selection, core_dist_n_jobs=1)
     return clusterer.fit_predict(reduced.astype(np.float64)), dims
+
+
+def _unit_rows(matrix: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    return matrix / np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
+
+
+def _joined(reduced: np.ndarray, term_lists: Sequence[Sequence[str]] | None, chosen: Parameters) -> np.ndarray:
+    """Each reduced vector beside chosen.term_weight x the unit TF-IDF vector of the experience's terms (terms
+    in at least two experiences, sublinear counts), projected on the chosen.hybrid_dims first centred
+    components of the joined matrix and put back on the unit sphere."""
+    import numpy as np
+    from scipy import sparse
+    from scipy.sparse.linalg import LinearOperator, svds
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.preprocessing import normalize
+
+    blocks = [sparse.csr_matrix(reduced)]
+    if term_lists is not None and chosen.term_weight > 0:
+        try:
+            documents = [list(terms or ()) for terms in term_lists]
+            tfidf = TfidfVectorizer(analyzer=list, min_df=2, sublinear_tf=True).fit_transform(documents)
+            blocks.append(chosen.term_weight * normalize(tfidf))
+        except ValueError:  # no term is shared by two experiences: the embedding alone
+            pass
+    joined = sparse.hstack(blocks).tocsr().astype(np.float64)
+    rank = min(chosen.hybrid_dims, min(joined.shape) - 1)
+    if rank < 1:
+        return reduced
+    mean = np.asarray(joined.mean(axis=0)).ravel()
+
+    def times(x):  # (joined - 1 mean) @ x: centred without densifying the terms
+        x = x.reshape(joined.shape[1], -1)
+        return joined @ x - (mean @ x)[None, :]
+
+    def transposed_times(y):
+        y = y.reshape(joined.shape[0], -1)
+        return joined.T @ y - np.outer(mean, y.sum(axis=0))
+
+    centred = LinearOperator(joined.shape, dtype=np.float64, matvec=times, rmatvec=transposed_times,
+                             matmat=times, rmatmat=transposed_times)
+    start = np.full(min(joined.shape), 1.0 / math.sqrt(min(joined.shape)))  # ARPACK's start: fixed, not random
+    left, singular, _ = svds(centred, k=rank, v0=start)
+    return _unit_rows(left * singular)
+
+
+def _linkage_labels(points: np.ndarray, chosen: Parameters) -> np.ndarray:
+    """Average-linkage groups of unit `points` cut at cosine distance chosen.distance, numbered largest first;
+    groups smaller than chosen.min_cluster_size are noise (-1)."""
+    import numpy as np
+    from scipy.cluster.hierarchy import fcluster, linkage
+    from scipy.spatial.distance import pdist
+
+    distances = np.nan_to_num(np.clip(pdist(points, "cosine"), 0.0, 2.0), nan=1.0)
+    groups = fcluster(linkage(distances, "average"), chosen.distance, "distance")
+    counts = Counter(groups.tolist())
+    kept = sorted((group for group, size in counts.items() if size >= chosen.min_cluster_size),
+                  key=lambda group: (-counts[group], group))
+    number = {group: index for index, group in enumerate(kept)}
+    return np.asarray([number.get(group, -1) for group in groups.tolist()], dtype=np.int64)
 
 
 @dataclass(frozen=True)

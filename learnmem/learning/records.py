@@ -39,10 +39,14 @@ class ClusterRun:
 class ValueCheck:
     """validate_value: whether `text` may be stored as a value of the cluster, and why.
 
-    `centroid_distance` is the candidate's cosine distance to the cluster's centroid and
-    `threshold_distance` the published bound (mean + 1 sd of the members' distances);
-    `nearest_cluster_id` is the axis cluster the candidate is closest to (learning.py
-    documents the full rule).
+    `centroid_distance` is the candidate's cosine distance to the centroid of what the cluster's
+    members learned (their value forms) and `threshold_distance` the published bound (mean + 1 sd
+    of those members' distances); `similarity` is 1 - centroid_distance. `cluster_similarity` is
+    the candidate's cosine similarity to the cluster's own centroid, `nearest_cluster_id` the axis
+    cluster it is closest to, and `nearest_other_cluster_id` / `nearest_other_similarity` the
+    closest cluster besides this one (None when the axis has no other). `shared_terms` are the
+    candidate's words (as it spells them) whose stem at least two members wrote, most common among
+    the members first: what it shares with the cluster in words. values.validate_value documents the rule.
     """
 
     valid: bool
@@ -52,6 +56,10 @@ class ValueCheck:
     reason: str
     cluster_id: str
     nearest_cluster_id: str
+    cluster_similarity: float = 0.0
+    nearest_other_cluster_id: str | None = None
+    nearest_other_similarity: float | None = None
+    shared_terms: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

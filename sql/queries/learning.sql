@@ -50,6 +50,12 @@ SELECT run_id, axis, cluster_id, label, size, avg_weight, centroid, mean_distanc
 FROM clusters
 WHERE cluster_id = $cluster_id AND run_id = (SELECT run_id FROM latest_cluster_runs WHERE axis = $axis);
 
+-- name: cluster_member_terms
+-- The BM25 terms each member of a cluster wrote on its axis: validation names the ones a value shares.
+SELECT a.terms FROM cluster_members m
+JOIN experience_axes a ON a.ghap_id = m.ghap_id AND a.axis = $axis
+WHERE m.run_id = $run_id AND m.cluster_id = $cluster_id;
+
 -- name: current_centroids
 -- Every cluster of the latest run of an axis: validation finds the candidate's nearest one.
 SELECT cluster_id, centroid FROM clusters

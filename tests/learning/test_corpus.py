@@ -3,15 +3,15 @@
 tests/data/experiences.jsonl holds 332 experiences: 10 planted themes of ~25
 (flaky tests from shared state, timezone bugs, stale caches, ...) written with
 varied wording, and 82 one-off tasks. The floors below sit well under what
-bench/learning measured with the library's defaults (bench/learning/RESULTS.md:
-full ARI 0.221 / purity 0.71, strategy 0.068 / 0.46, surprise 0.130 / 0.46,
-root_cause 0.170 / 0.70; the ritual on the full axis accepted 8 of 10 first
-drafts and both second drafts, and refused every other theme's summary and
-every unrelated statement): they fail when a change makes things far worse, not
-on noise. Those numbers predate cold storage; with the 34 abandoned entries left
-out of full and strategy (the default), bench/learning measures full 0.213 /
-0.639 and strategy 0.022 / 0.295, and the full-axis ritual 9 of 10 after second
-drafts. The floors are left as they were.
+bench/learning measured with the library's defaults: they fail when a change
+makes things far worse, not on noise. `python -m bench.learning.corpora`
+(bench/learning/RESULTS.md, "Every corpus") measured purity 0.82 on the full
+axis (0.70 with HDBSCAN there, the method before issue 24: the full axis's
+floor of 0.76 sits between), 0.54 on strategy, 0.46 on surprise, 0.70 on
+root_cause; the ritual on the full axis accepted 8 of 10 first drafts and
+refused every other theme's summary and every unrelated statement. The ARI
+floors predate the change and stay as they were. tests/learning/test_corpora.py
+does the same on the two corpora written blind.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import pytest
 from sklearn.metrics import adjusted_rand_score
 
 import learnmem
+from learnmem.learning import values
 from tests.conftest import copy_corpus
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -33,7 +34,7 @@ VALUES, UNRELATED = WRITTEN["values"], WRITTEN["unrelated"]
 SECOND_DRAFTS = WRITTEN["second_drafts"]["full"]
 
 # axis: (ARI floor, purity floor)
-FLOORS = {"full": (0.12, 0.55), "strategy": (0.03, 0.30), "surprise": (0.07, 0.30), "root_cause": (0.09, 0.45)}
+FLOORS = {"full": (0.12, 0.76), "strategy": (0.03, 0.30), "surprise": (0.07, 0.30), "root_cause": (0.09, 0.45)}
 FAITHFUL_FLOOR = 7  # first drafts accepted, of the 10 themes, on the full axis
 
 
@@ -105,7 +106,8 @@ def test_the_value_ritual_on_every_planted_theme(corpus):
             check = lm.validate_value(SECOND_DRAFTS[theme], cluster_id)
         if check.valid:
             accepted.append(theme)
-            assert check.nearest_cluster_id == cluster_id and check.centroid_distance <= check.threshold_distance
+            nearer = (check.nearest_other_similarity or -1.0) - check.cluster_similarity
+            assert nearer <= values.NEAREST_MARGIN and check.centroid_distance <= check.threshold_distance
         for other in VALUES:
             if other != theme and theme_cluster(lm, "full", other) != cluster_id:
                 for text in (VALUES[other], SECOND_DRAFTS.get(other)):

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import learnmem
 from learnmem.learning import clusters, values
+from learnmem.search import keywords
 from learnmem.embedding.embed import HashingEmbedder
 from learnmem.errors import InsufficientDataError, NotFoundError, ValidationError
 
@@ -122,7 +123,7 @@ def test_a_run_is_stored_with_its_clusters_members_and_parameters(clustered):
     assert clusters.MIN_DIMS <= parameters.pop("reduced_dims") <= clusters.MAX_DIMS
     assert parameters == {"min_cluster_size": clusters.DEFAULT_MIN_CLUSTER_SIZE,
                           "min_samples": clusters.DEFAULT_MIN_SAMPLES,
-                          "explained_variance": clusters.EXPLAINED_VARIANCE, "selection": "eom",
+                          "explained_variance": clusters.EXPLAINED_VARIANCE, "selection": "eom", "method": "hdbscan",
                           "cold_tiers": ["bronze", "abandoned"]}  # cold storage: left out of the run
     members = clustered.sql("SELECT count(*), count(cluster_id) FROM cluster_members WHERE run_id = ?",
                             [run.run_id]).fetchone()
@@ -243,6 +244,33 @@ def test_an_invalid_value_is_refused_with_the_reason_and_nothing_is_stored(clust
     with pytest.raises(ValidationError, match="not stored as a value of .*distance"):
         clustered.store_value("Bananas ripen faster in a paper bag", run.clusters[0].cluster_id, "surprise")
     assert clustered.list_values() == []
+
+
+def test_a_check_names_the_nearest_other_cluster_and_the_terms_it_shares(clustered):
+    run = clustered.get_clusters("surprise")
+    own, *others = [c.cluster_id for c in run.clusters]
+    text = clustered.get_cluster_members(own, limit=1)[0].surprise  # the most central member's own words
+    check = clustered.validate_value(text, own)
+    assert check.valid and check.nearest_cluster_id == own
+    assert check.nearest_other_cluster_id in others and check.nearest_other_similarity < check.cluster_similarity
+    assert check.shared_terms and all(word in text.lower() for word in check.shared_terms)  # as the text spells them
+    assert check.nearest_other_cluster_id in check.reason and ", ".join(check.shared_terms) in check.reason
+    unrelated = clustered.validate_value("Bananas ripen faster in a paper bag", own)
+    assert unrelated.shared_terms == () and "shares no term" in unrelated.reason
+
+
+def test_another_cluster_may_be_nearer_by_at_most_the_margin(clustered, monkeypatch):
+    run = clustered.get_clusters("surprise")
+    own, other = run.clusters[0].cluster_id, run.clusters[1].cluster_id
+    text = clustered.get_cluster_members(other, limit=1)[0].surprise  # about the other cluster
+    check = clustered.validate_value(text, own)
+    assert not check.valid and check.nearest_cluster_id != own and "closer to cluster" in check.reason
+    gap = check.nearest_other_similarity - check.cluster_similarity
+    assert gap > values.NEAREST_MARGIN
+    monkeypatch.setattr(values, "NEAREST_MARGIN", gap + 0.01)  # within the margin now: only the distance decides
+    widened = clustered.validate_value(text, own)
+    assert "closer to cluster" not in widened.reason
+    assert widened.valid == (widened.centroid_distance <= widened.threshold_distance)
 
 
 def test_values_are_listed_by_cluster_size_and_found_by_search(clustered):
