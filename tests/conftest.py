@@ -154,10 +154,11 @@ def copy_corpus(corpus_file: Path, destination: Path) -> Path:
 # reach it makes corpus_file (~30 s) while the other runs test_crash, so no later module waits for it.
 LONGEST_FIRST = ("tests/learning/test_ghap.py", "tests/storage/test_crash.py", "tests/learning/test_corpus.py",
                  "tests/mcp_adapter/test_hostile.py", "tests/learning/test_values.py", "tests/memory/test_memories.py",
-                 "tests/cli/test_cli.py", "tests/storage/test_lake_store.py", "tests/test_soak.py",
-                 "tests/code/test_stats.py", "tests/mcp_adapter/test_session.py", "tests/exchange/test_portable.py",
-                 "tests/mcp_adapter/test_mcp.py", "tests/code/test_incremental.py", "tests/context/test_context.py",
-                 "tests/git/test_linediff.py", "tests/agents/test_hooks.py", "tests/learning/test_cold_storage.py")
+                 "tests/cli/test_cli.py", "tests/learning/test_corpora.py", "tests/storage/test_lake_store.py",
+                 "tests/test_soak.py", "tests/code/test_stats.py", "tests/mcp_adapter/test_session.py",
+                 "tests/exchange/test_portable.py", "tests/mcp_adapter/test_mcp.py", "tests/code/test_incremental.py",
+                 "tests/context/test_context.py", "tests/git/test_linediff.py", "tests/agents/test_hooks.py",
+                 "tests/learning/test_cold_storage.py")
 
 
 def pytest_collection_modifyitems(items):

@@ -288,16 +288,67 @@ def _linkage_labels(points: np.ndarray, chosen: Parameters) -> np.ndarray:
     """Average-linkage groups of unit `points` cut at cosine distance chosen.distance, numbered largest first;
     groups smaller than chosen.min_cluster_size are noise (-1)."""
     import numpy as np
-    from scipy.cluster.hierarchy import fcluster, linkage
-    from scipy.spatial.distance import pdist
 
-    distances = np.nan_to_num(np.clip(pdist(points, "cosine"), 0.0, 2.0), nan=1.0)
-    groups = fcluster(linkage(distances, "average"), chosen.distance, "distance")
+    groups = average_linkage_cut(points, chosen.distance)
     counts = Counter(groups.tolist())
     kept = sorted((group for group, size in counts.items() if size >= chosen.min_cluster_size),
                   key=lambda group: (-counts[group], group))
     number = {group: index for index, group in enumerate(kept)}
     return np.asarray([number.get(group, -1) for group in groups.tolist()], dtype=np.int64)
+
+
+def average_linkage_cut(points: np.ndarray, distance: float) -> np.ndarray:
+    """The groups (a representative point's index per point) of the average-linkage dendrogram of unit `points`
+    under cosine distance, cut at `distance`: the same partition as scipy's `linkage(pdist(points, "cosine"),
+    "average")` cut by `fcluster(..., distance, "distance")`, in O(n x dims) memory instead of O(n^2).
+
+    Two facts make it so. For unit vectors the mean cosine distance between two groups is 1 minus the dot
+    product of their mean vectors, so a group is its mean and its size. And average linkage is reducible, so
+    the nearest-neighbour chain (Murtagh 1983; Muellner 2011, "Modern hierarchical, agglomerative clustering
+    algorithms") finds its merges one reciprocal pair at a time; a group whose nearest group is farther than
+    the cut can only grow farther from every group as others merge, so it is closed instead of merged.
+    """
+    import numpy as np
+
+    count = len(points)
+    means = np.array(points, dtype=np.float64)
+    sizes = np.ones(count)
+    closed = np.zeros(count)  # -inf once a group is merged into another or cannot merge below the cut
+    parent = np.arange(count)
+    least_similarity = 1.0 - distance
+    chain: list[int] = []
+    open_groups = count
+    while open_groups > 1:
+        if not chain:
+            chain.append(int(np.argmax(closed)))  # the first open group
+        group = chain[-1]
+        similarity = means @ means[group] + closed
+        similarity[group] = -np.inf
+        nearest = int(np.argmax(similarity))
+        if len(chain) > 1 and similarity[chain[-2]] >= similarity[nearest]:
+            nearest = chain[-2]  # ties go back down the chain, so that it cannot cycle
+        if similarity[nearest] < least_similarity:  # nothing within the cut: this group is final
+            closed[group] = -np.inf
+            open_groups -= 1
+            chain.pop()
+        elif len(chain) > 1 and nearest == chain[-2]:  # reciprocal nearest neighbours: merge
+            chain.pop()
+            chain.pop()
+            total = sizes[group] + sizes[nearest]
+            means[group] = (sizes[group] * means[group] + sizes[nearest] * means[nearest]) / total
+            sizes[group] = total
+            closed[nearest] = -np.inf
+            parent[nearest] = group
+            open_groups -= 1
+        else:
+            chain.append(nearest)
+    for point in range(count):  # each point's group: follow parents to the root, compressing the path
+        root = point
+        while parent[root] != root:
+            root = parent[root]
+        while parent[point] != root:
+            parent[point], point = root, parent[point]
+    return parent
 
 
 @dataclass(frozen=True)

@@ -61,3 +61,27 @@ def test_experiences_without_a_shared_term_are_grouped_by_the_embedding_alone():
 def test_an_unknown_method_names_the_options():
     with pytest.raises(ValidationError, match="method.*linkage, hdbscan"):
         clusters.cluster_labels(two_themes()[0], replace(clusters.parameters("full"), method="kmeans"))
+
+
+def partition(labels) -> set[frozenset[int]]:
+    found: dict[int, set[int]] = {}
+    for point, label in enumerate(np.asarray(labels).tolist()):
+        found.setdefault(label, set()).add(point)
+    return {frozenset(points) for points in found.values()}
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("distance", [0.3, 0.7, 1.0])
+def test_the_linkage_cut_is_scipys_average_linkage_cut(seed, distance):
+    """The nearest-neighbour chain gives the partition scipy's O(n^2) average linkage gives, on groups of
+    varied tightness and size (an independent implementation as the reference)."""
+    from scipy.cluster.hierarchy import fcluster, linkage
+    from scipy.spatial.distance import pdist
+
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(size=(6, 16))
+    points = np.concatenate([centre + rng.uniform(0.2, 1.5) * rng.normal(size=(int(rng.integers(3, 40)), 16))
+                             for centre in centres])
+    points /= np.linalg.norm(points, axis=1, keepdims=True)
+    reference = fcluster(linkage(np.clip(pdist(points, "cosine"), 0, 2), "average"), distance, "distance")
+    assert partition(clusters.average_linkage_cut(points, distance)) == partition(reference)
