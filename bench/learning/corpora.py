@@ -170,7 +170,8 @@ def original_ritual(lm, corpus: Corpus, data: AxisData, labels: np.ndarray) -> d
         vectors = lm.embedder.embed([text for _, text, _ in found]) if rule else None
         for index, (kind, _, want) in enumerate(found):
             counts[kind][1] += 1
-            counts[kind][0] += int((rule is not None and 1.0 - float(vectors[index] @ rule[0]) <= float(rule[1])) == want)
+            valid = rule is not None and 1.0 - float(vectors[index] @ rule[0]) <= float(rule[1])
+            counts[kind][0] += int(valid == want)
     return counts
 
 

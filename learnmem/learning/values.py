@@ -87,9 +87,10 @@ class ValueFormCache:
             centroid /= max(float(np.linalg.norm(centroid)), 1e-12)
             distances = 1.0 - vectors @ centroid
             counts: Counter[str] = Counter()
-            for (member_terms,) in con.execute(sql.query("cluster_member_terms"), {
-                    "run_id": cluster["run_id"], "cluster_id": cluster["cluster_id"], "axis": cluster["axis"]}).fetchall():
-                counts.update(set(member_terms or ()))
+            member_terms = con.execute(sql.query("cluster_member_terms"), {
+                "run_id": cluster["run_id"], "cluster_id": cluster["cluster_id"], "axis": cluster["axis"]}).fetchall()
+            for (written,) in member_terms:
+                counts.update(set(written or ()))
             self._cache[key] = ValueForms(centroid=centroid, threshold=float(distances.mean() + distances.std()),
                                           term_counts=dict(counts))
         return self._cache[key]
@@ -140,8 +141,8 @@ def _check(con, store: Store, embedder, text: str, cluster_id: str, cache: Value
     nearest = other if other is not None and other_similarity > own else cluster_id
     similarity = float(forms.centroid @ vector)
     distance, threshold = 1.0 - similarity, forms.threshold
-    shared = _as_written(text, sorted((term for term in set(keywords.terms(text)) if forms.term_counts.get(term, 0) >= 2),
-                                      key=lambda term: (-forms.term_counts[term], term))[:SHARED_TERMS])
+    common = [term for term in set(keywords.terms(text)) if forms.term_counts.get(term, 0) >= 2]
+    shared = _as_written(text, sorted(common, key=lambda term: (-forms.term_counts[term], term))[:SHARED_TERMS])
     words = f"shares {', '.join(shared)} with its members" if shared else "shares no term that two members wrote"
     near_enough = other is None or other_similarity - own <= NEAREST_MARGIN
     if not near_enough:
