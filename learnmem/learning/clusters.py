@@ -72,7 +72,10 @@ DEFAULT_MIN_SAMPLES = 1
 METHODS = ("linkage", "hdbscan")
 AXIS_METHOD = {"full": "linkage", "strategy": "linkage", "surprise": "hdbscan", "root_cause": "hdbscan"}
 TERM_WEIGHT = 1.5  # the TF-IDF terms' weight beside the reduced embedding (both unit length)
-HYBRID_DIMS = 32  # centred components of the joined vectors that linkage compares
+HYBRID_DIMS = 32  # centred components of the joined vectors that linkage compares, at most
+# and at most one per this many experiences: a few dozen experiences cannot place 32 components, and with too
+# many the noise keeps every group apart (60 experiences of the original corpus formed no cluster at all)
+EXPERIENCES_PER_DIM = 6
 LINKAGE_DISTANCE = 0.7  # average cosine distance at which linkage stops merging groups
 CLUSTER_ID = re.compile(r"^(" + "|".join(AXES) + r")-([1-9][0-9]{0,8})$")
 _WORD = re.compile(r"[^\W\d_][\w'-]*", re.UNICODE)
@@ -247,8 +250,9 @@ def _unit_rows(matrix: np.ndarray) -> np.ndarray:
 
 def _joined(reduced: np.ndarray, term_lists: Sequence[Sequence[str]] | None, chosen: Parameters) -> np.ndarray:
     """Each reduced vector beside chosen.term_weight x the unit TF-IDF vector of the experience's terms (terms
-    in at least two experiences, sublinear counts), projected on the chosen.hybrid_dims first centred
-    components of the joined matrix and put back on the unit sphere."""
+    in at least two experiences, sublinear counts), projected on the first centred components of the joined
+    matrix (chosen.hybrid_dims, or one per EXPERIENCES_PER_DIM experiences when that is fewer, MIN_DIMS at
+    least) and put back on the unit sphere."""
     import numpy as np
     from scipy import sparse
     from scipy.sparse.linalg import LinearOperator, svds
@@ -264,7 +268,8 @@ def _joined(reduced: np.ndarray, term_lists: Sequence[Sequence[str]] | None, cho
         except ValueError:  # no term is shared by two experiences: the embedding alone
             pass
     joined = sparse.hstack(blocks).tocsr().astype(np.float64)
-    rank = min(chosen.hybrid_dims, min(joined.shape) - 1)
+    wanted = max(MIN_DIMS, min(chosen.hybrid_dims, joined.shape[0] // EXPERIENCES_PER_DIM))
+    rank = min(wanted, min(joined.shape) - 1)
     if rank < 1:
         return reduced
     mean = np.asarray(joined.mean(axis=0)).ravel()
