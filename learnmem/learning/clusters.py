@@ -78,7 +78,6 @@ HYBRID_DIMS = 32  # centred components of the joined vectors that linkage compar
 EXPERIENCES_PER_DIM = 6
 LINKAGE_DISTANCE = 0.7  # average cosine distance at which linkage stops merging groups
 CLUSTER_ID = re.compile(r"^(" + "|".join(AXES) + r")-([1-9][0-9]{0,8})$")
-_WORD = re.compile(r"[^\W\d_][\w'-]*", re.UNICODE)
 
 
 @dataclass(frozen=True)
@@ -104,7 +103,7 @@ class Parameters:
         return fields
 
 
-def parameters(axis: str = "full") -> Parameters:
+def parameters(axis: str) -> Parameters:
     """The clustering parameters of `axis` (its method: AXIS_METHOD): `LEARNMEM_MIN_CLUSTER_SIZE` and
     `LEARNMEM_MIN_SAMPLES` (HDBSCAN's axes) override the defaults."""
     validate.choice("axis", axis, AXES)
@@ -394,13 +393,7 @@ class _TermDocuments:
         scored = sorted(((-(count / len(members)) * math.log(total / self.df[term]), term)
                          for term, count in inside.items() if count >= 2 and len(term) > 2))
         chosen = [term for _, term in scored[:LABEL_TERMS]]
-        words = Counter(word.lower() for i in members for word in _WORD.findall(self.texts[int(i)]))
-        spelled: dict[str, tuple[int, str]] = {}
-        for word, count in words.items():  # a stem is shown as its most frequent spelling in the cluster
-            stems = keywords.terms(word)
-            if len(stems) == 1 and stems[0] in chosen and count > spelled.get(stems[0], (0, ""))[0]:
-                spelled[stems[0]] = (count, word)
-        return ", ".join(spelled.get(term, (0, term))[1] for term in chosen)
+        return ", ".join(keywords.spelled((self.texts[int(i)] for i in members), chosen))
 
 
 def _term_documents(rows: pa.Table) -> _TermDocuments:

@@ -9,7 +9,6 @@ by list or by hybrid search.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -36,7 +35,6 @@ VALUE_FORM_MEMBERS = 20  # the most central members whose value forms a value is
 # faithful value of it lands a little nearer the twin as often as not (bench/learning/RESULTS.md).
 NEAREST_MARGIN = 0.06
 SHARED_TERMS = 10  # at most this many shared terms in a check
-_WORD = re.compile(r"[^\W\d_][\w'-]*", re.UNICODE)
 
 
 def value_form(axis: str, member: dict) -> str | None:
@@ -142,7 +140,8 @@ def _check(con, store: Store, embedder, text: str, cluster_id: str, cache: Value
     similarity = float(forms.centroid @ vector)
     distance, threshold = 1.0 - similarity, forms.threshold
     common = [term for term in set(keywords.terms(text)) if forms.term_counts.get(term, 0) >= 2]
-    shared = _as_written(text, sorted(common, key=lambda term: (-forms.term_counts[term], term))[:SHARED_TERMS])
+    common.sort(key=lambda term: (-forms.term_counts[term], term))
+    shared = keywords.spelled([text], common[:SHARED_TERMS])
     words = f"shares {', '.join(shared)} with its members" if shared else "shares no term that two members wrote"
     near_enough = other is None or other_similarity - own <= NEAREST_MARGIN
     if not near_enough:
@@ -164,16 +163,6 @@ def _check(con, store: Store, embedder, text: str, cluster_id: str, cache: Value
                        nearest_other_similarity=None if other_similarity is None else round(other_similarity, 6),
                        shared_terms=tuple(shared))
     return check, cluster, vector
-
-
-def _as_written(text: str, stems: list[str]) -> list[str]:
-    """Each stem as the text first spells it ("cach" -> "cache"), in the stems' order."""
-    spelled: dict[str, str] = {}
-    for word in _WORD.findall(text):
-        found = keywords.terms(word)
-        if len(found) == 1 and found[0] in stems:
-            spelled.setdefault(found[0], word.lower())
-    return [spelled.get(stem, stem) for stem in stems]
 
 
 def store_value(store: Store, embedder, text: str, cluster_id: str, axis: str,

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 import snowballstemmer
@@ -58,3 +60,19 @@ def _token_terms(token: str) -> tuple[str, ...]:
         if word not in _STOP_WORDS and word != "_":
             stems.append(_stem(word))
     return tuple(stems)
+
+
+_SPELLED_WORD = re.compile(r"[^\W\d_][\w'-]*", re.UNICODE)
+
+
+def spelled(texts: Iterable[str], stems: Sequence[str]) -> list[str]:
+    """Each of `stems` as the texts most often spell it, lowercased ("cach" -> "cache"; the first spelling seen
+    among equally common ones); the stem itself when no word of the texts is that stem alone."""
+    counts = Counter(word.lower() for text in texts for word in _SPELLED_WORD.findall(text))
+    wanted = set(stems)
+    best: dict[str, tuple[int, str]] = {}
+    for word, count in counts.items():
+        found = terms(word)
+        if len(found) == 1 and found[0] in wanted and count > best.get(found[0], (0, ""))[0]:
+            best[found[0]] = (count, word)
+    return [best.get(stem, (0, stem))[1] for stem in stems]
