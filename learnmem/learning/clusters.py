@@ -158,7 +158,8 @@ def get_clusters(store: Store, embedder, axis: str, cold_tier: str | None = None
         raise InsufficientDataError(f"axis {axis!r}: {warm_count} embedded experiences; clustering needs at "
                                     f"least {MIN_EXPERIENCES}{left_out}")
     vectors = to_matrix(rows.column("embedding"), vector_width(rows.column("embedding")))
-    labels, dims = member_labels(vectors, warm, chosen, rows.column("terms").to_pylist())
+    term_lists = rows.column("terms").to_pylist()
+    labels, dims = member_labels(vectors, warm, chosen, term_lists)
     weights = np.asarray([terms.TIER_WEIGHTS.get(t, 0.0) for t in rows.column("confidence_tier").to_pylist()])
     ghap_ids = rows.column("ghap_id").to_pylist()
     groups = [np.flatnonzero(labels == label) for label in sorted(set(labels.tolist()) - {-1})]
@@ -169,7 +170,7 @@ def get_clusters(store: Store, embedder, axis: str, cold_tier: str | None = None
             f"{chosen.min_cluster_size} (all are noise){left_out}; wait for more experiences or lower "
             "LEARNMEM_MIN_CLUSTER_SIZE")
     groups.sort(key=lambda members: (-len(members), int(members[0])))
-    texts = _term_documents(rows)
+    texts = _TermDocuments(term_lists, rows.column("text").to_pylist())
     found = [_describe(vectors, weights, members, texts) for members in groups]
     now = utc_now()
     run_id = ghap.new_id("run", now)
@@ -394,10 +395,6 @@ class _TermDocuments:
                          for term, count in inside.items() if count >= 2 and len(term) > 2))
         chosen = [term for _, term in scored[:LABEL_TERMS]]
         return ", ".join(keywords.spelled((self.texts[int(i)] for i in members), chosen))
-
-
-def _term_documents(rows: pa.Table) -> _TermDocuments:
-    return _TermDocuments(rows.column("terms").to_pylist(), rows.column("text").to_pylist())
 
 
 def match_clusters(previous: dict[str, set[str]], new: Sequence[set[str]], axis: str, highest: int) -> list[str]:
