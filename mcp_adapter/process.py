@@ -28,6 +28,7 @@ import threading
 from typing import Any, BinaryIO
 
 from learnmem.errors import LearnmemError
+from learnmem.without_pandas import skip_pandas
 from mcp_adapter import handshake, profiles
 
 # The longest the process waits, when told to stop, for the counted memory use to be written.
@@ -175,6 +176,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of `learnmem-mcp` / `python -m mcp_adapter`: serve the tools over stdio."""
+    skip_pandas("the learnmem MCP server")
     parser = _parser()
     args = parser.parse_args(argv)
     try:

@@ -235,18 +235,20 @@ def test_no_sql_string_literals(path: Path) -> None:
 #
 # Every module belongs to the longest unit below that prefixes its dotted name. A unit may import itself and
 # what its row names; anything else must be a named read in READS, with its reason. From the bottom up:
-HELPERS = ("learnmem.errors", "learnmem.validate", "learnmem.progress", "learnmem.text", "learnmem.version")
+HELPERS = ("learnmem.errors", "learnmem.validate", "learnmem.progress", "learnmem.text", "learnmem.version",
+           "learnmem.without_pandas")
 BASE = ("learnmem.storage", "learnmem.embedding", "learnmem.search")  # import no other learnmem package
 AREAS = ("learnmem.memory", "learnmem.code", "learnmem.git", "learnmem.learning")  # import only the base
 RECORDS = ("learnmem.memory.records", "learnmem.learning.records", "learnmem.learning.ghap_records",
            "learnmem.git.records", "learnmem.context.records")
 # The doors (the CLI, the MCP adapter) go through the facade, the errors, the records and the vocabulary.
-DOOR = ("learnmem", "learnmem.api", "learnmem.errors", "learnmem.vocabulary", *RECORDS)
+DOOR = ("learnmem", "learnmem.api", "learnmem.errors", "learnmem.vocabulary", "learnmem.without_pandas", *RECORDS)
 LAYERS: dict[str, tuple[str, ...]] = {
     "learnmem.errors": (),
     "learnmem.version": (),
     "learnmem.progress": (),
     "learnmem.text": (),
+    "learnmem.without_pandas": (),
     "learnmem.validate": ("learnmem.errors",),
     **{unit: HELPERS for unit in BASE},
     **{unit: HELPERS + BASE for unit in AREAS},

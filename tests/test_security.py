@@ -184,3 +184,24 @@ def test_lm_sql_only_reads_the_file(tmp_path: Path) -> None:
         with pytest.raises(learnmem.ValidationError, match=why):
             lm.sql(query)
     assert lm.info().counts["memories"] == 1
+
+
+def test_lm_sql_s_kept_instance_reaches_only_its_own_file_and_never_holds_it(tmp_path: Path) -> None:
+    # Learnmem.sql keeps its locked-down instance between queries (a new one costs ~20 ms): it may attach its own
+    # file and nothing else, and between queries it holds nothing, so another process can write.
+    first = learnmem.open(tmp_path / "first.duckdb", embedder=HashingEmbedder())
+    second = learnmem.open(tmp_path / "second.duckdb", embedder=HashingEmbedder())
+    first.store_memory("Only the first file holds this.", "fact")
+    for _ in range(3):  # the same instances, query after query
+        assert first.sql("SELECT count(*) FROM memories").fetchone() == (1,)
+        assert second.sql("SELECT count(*) FROM memories").fetchone() == (0,)
+        with pytest.raises(learnmem.ValidationError, match="file system operations are disabled"):
+            second.sql(f"SELECT * FROM read_blob('{tmp_path / 'first.duckdb'}')")
+    writer = subprocess.run(
+        [sys.executable, "-c", "import sys, learnmem; from learnmem.embedding.embed import HashingEmbedder; "
+         "learnmem.open(sys.argv[1], embedder=HashingEmbedder()).store_memory('Written by another process.', 'fact')",
+         str(tmp_path / "first.duckdb")], capture_output=True, text=True, timeout=120)
+    assert writer.returncode == 0, writer.stderr
+    assert first.sql("SELECT count(*) FROM memories").fetchone() == (2,)
+    first.forget(first.sql("SELECT id FROM memories LIMIT 1").fetchone()[0], hard=True)  # the file is replaced
+    assert first.sql("SELECT count(*) FROM memories").fetchone() == (1,)

@@ -9,39 +9,17 @@ from __future__ import annotations
 
 import sys
 
+from learnmem.without_pandas import skip_pandas
+
 TYPE_CHECKING = False  # `typing` costs a hook process ~8 ms
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any
 
 
-class _WithoutPandas:
-    """Makes `import pandas` fail in this short-lived process, as if pandas were not installed.
-
-    DuckDB's Python client tries `import pandas` the first time a query binds a
-    parameter (to recognise DataFrame values): ~430 ms, plus numpy, on every
-    `learnmem` call that passes one (measured: a first bind costs 630 ms with
-    pandas installed, 15-26 ms without). The CLI never hands DataFrames to
-    DuckDB nor returns them. A finder (rather than `sys.modules["pandas"] = None`)
-    keeps pyarrow's own optional-pandas checks working. A meta path finder needs
-    only `find_spec`; subclassing importlib.abc.MetaPathFinder would import
-    importlib.resources and friends (~10 ms) on every CLI call.
-    """
-
-    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
-        if name == "pandas" or name.startswith("pandas."):
-            raise ModuleNotFoundError(f"No module named {name!r} (the learnmem CLI does not load pandas)", name=name)
-        return None
-
-
-def _skip_pandas() -> None:
-    if "pandas" not in sys.modules:  # a program that already uses pandas keeps it
-        sys.meta_path.insert(0, _WithoutPandas())
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the `learnmem` command."""
-    _skip_pandas()
+    skip_pandas("the learnmem CLI")
     words = list(sys.argv[1:] if argv is None else argv)
     if words[:1] == ["hook"] and len(words) <= 2 and not any(word.startswith("-") for word in words):
         from types import SimpleNamespace

@@ -40,8 +40,8 @@ def _initialize(request_id: int | str = 1, version: str = "2025-06-18") -> dict[
 class Process:
     """A server process spoken to in raw JSON-RPC lines."""
 
-    def __init__(self, argv: list[str], cwd: Path):
-        env = dict(os.environ)
+    def __init__(self, argv: list[str], cwd: Path, **environment: str):
+        env = dict(os.environ, **environment)
         env.pop("LEARNMEM_DB", None)
         self.stderr_path = cwd / f"server-{len(list(cwd.glob('server-*')))}.stderr"
         with self.stderr_path.open("wb") as stderr:
@@ -156,6 +156,24 @@ def test_stdin_closed_at_any_moment_ends_the_process_cleanly(tmp_path: Path, db:
         assert "counts" in json.loads(server.receive()["result"]["content"][0]["text"])
     assert server.stop("close stdin") == 0, server.stderr()
     assert "terminate called" not in server.stderr()
+
+
+def test_the_server_never_imports_pandas(tmp_path: Path, db: Path) -> None:
+    # DuckDB's client imports pandas (when installed) at a process's first bound parameter: ~0.5 s of the boot
+    # before the first tool call can run, for DataFrames the server never uses (learnmem.without_pandas).
+    pytest.importorskip("pandas")
+    server = Process([str(SERVER), "--db", str(db)], tmp_path, PYTHONPROFILEIMPORTTIME="1")
+    server.send(_initialize(), {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                 "params": {"name": "store_memory", "arguments": {"content": "Deploys wait for the nightly job",
+                                                                  "category": "fact"}}})
+    server.receive()
+    assert json.loads(server.receive()["result"]["content"][0]["text"])["duplicate"] is False
+    assert server.stop("SIGTERM") == 0, server.stderr()
+    imported = {line.rsplit("|", 1)[1].strip() for line in server.stderr().splitlines() if line.startswith("import time:")}
+    assert "duckdb" in imported and "onnxruntime" in imported  # the log is read right
+    # A blocked `import pandas` is logged too (a line of ~0.1 ms); pandas itself loads pandas.core and the rest.
+    assert not {name for name in imported if name.startswith("pandas.")}
 
 
 @pytest.mark.parametrize("how", ["SIGINT", "SIGTERM"])
