@@ -1004,6 +1004,19 @@ class Generation:
         # The seeded file: checked for integrity, and the model starts as what it holds.
         self.setup_failures = self.check_episode([], Counts(), trusted=True)
 
+    def copy_to(self, root: Path) -> "Generation":
+        """A generation of its own under `root` starting where this one stands (its file, tree and model):
+        the verifier's tests each start from one seeded generation without seeding again (~6 s each)."""
+        import copy
+        import shutil
+
+        twin = copy.copy(self)
+        twin.dir = root / self.dir.name
+        shutil.copytree(self.dir, twin.dir)
+        twin.db, twin.tree, twin.logs = twin.dir / self.db.name, twin.dir / self.tree.name, twin.dir / self.logs.name
+        twin.model = copy.deepcopy(self.model)
+        return twin
+
     # -- the doors
 
     def _through_duckdb(self, work: Callable[[Query], Any]) -> Any:

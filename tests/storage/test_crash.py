@@ -49,12 +49,18 @@ def _log(path: Path, *records: dict) -> Path:
     return path
 
 
-@pytest.fixture
-def generation(tmp_path):
-    """A seeded file and tree (60 resolved GHAP entries), checked clean."""
-    gen = crash.Generation(tmp_path, 0, "hashing", seed=5)
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory):
+    """A seeded file and tree (60 resolved GHAP entries), checked clean; made once for the module."""
+    gen = crash.Generation(tmp_path_factory.mktemp("seeded"), 0, "hashing", seed=5)
     assert gen.setup_failures == []
     return gen
+
+
+@pytest.fixture
+def generation(seeded, tmp_path):
+    """A copy of the seeded generation (file, tree and model) of the test's own."""
+    return seeded.copy_to(tmp_path / "copy")
 
 
 def test_the_verifier_reports_an_acknowledged_memory_that_is_missing(generation, tmp_path):
