@@ -186,17 +186,24 @@ def test_lm_sql_only_reads_the_file(tmp_path: Path) -> None:
     assert lm.info().counts["memories"] == 1
 
 
-def test_lm_sql_s_kept_instance_reaches_only_its_own_file_and_never_holds_it(tmp_path: Path) -> None:
-    # Learnmem.sql keeps its locked-down instance between queries (a new one costs ~20 ms): it may attach its own
-    # file and nothing else, and between queries it holds nothing, so another process can write.
+def test_lm_sql_reaches_only_its_own_file_and_never_holds_it(tmp_path: Path) -> None:
+    # Each query runs on a new locked-down instance: one kept between queries (~20 ms saved a query) was tried
+    # and refused, as test_hostile found: `SELECT * FROM enable_logging(storage='file', ...)` changes the
+    # instance's state for the queries after it, and the server aborted when the logger met the locked file
+    # system. Between queries nothing holds the file, so another process can write.
     first = learnmem.open(tmp_path / "first.duckdb", embedder=HashingEmbedder())
     second = learnmem.open(tmp_path / "second.duckdb", embedder=HashingEmbedder())
     first.store_memory("Only the first file holds this.", "fact")
-    for _ in range(3):  # the same instances, query after query
+    for _ in range(3):  # query after query
         assert first.sql("SELECT count(*) FROM memories").fetchone() == (1,)
         assert second.sql("SELECT count(*) FROM memories").fetchone() == (0,)
         with pytest.raises(learnmem.ValidationError, match="file system operations are disabled"):
             second.sql(f"SELECT * FROM read_blob('{tmp_path / 'first.duckdb'}')")
+        try:  # a query that changes its instance's state leaves the next query alone
+            first.sql(f"SELECT * FROM enable_logging(storage='file', storage_path='{tmp_path / 'logs'}')").fetchall()
+        except learnmem.ValidationError:
+            pass
+    assert not (tmp_path / "logs").exists()
     writer = subprocess.run(
         [sys.executable, "-c", "import sys, learnmem; from learnmem.embedding.embed import HashingEmbedder; "
          "learnmem.open(sys.argv[1], embedder=HashingEmbedder()).store_memory('Written by another process.', 'fact')",

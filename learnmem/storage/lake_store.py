@@ -38,7 +38,7 @@ from learnmem.storage import lake, sql
 from learnmem.storage import store as file_store  # LOCK_DEADLINE_S, which a hook process lowers
 from learnmem.errors import LearnmemError, ModelMismatchError, ValidationError
 from learnmem.storage.paths import default_path, project_root
-from learnmem.storage.store import Store, guarded_query, lock_down, migrated_template, new_instance, quote_literal
+from learnmem.storage.store import Store, guarded_query, migrated_template, new_instance, quote_literal
 from learnmem.version import VERSION
 
 if TYPE_CHECKING:
@@ -259,7 +259,6 @@ class LakeStore:
             lake.enter(con, self.layout)
             if self.location.data_path and "://" not in self.location.data_path:
                 con.execute(sql.query("allow_directory").format(path=quote_literal(self.location.data_path)))
-            lock_down(con)
             return guarded_query(con, query, params)
         finally:
             instance.close()

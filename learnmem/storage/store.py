@@ -313,26 +313,24 @@ class Store:
         """Run a caller's SQL, which may only read, and fetch the rows; DuckDB's complaints become
         ValidationError.
 
-        It runs on a DuckDB instance of its own (not this process's shared one) whose external access is off
-        but for this file and its WAL, and whose configuration is locked (sql/queries/store.sql allow_paths,
-        disable_external_access, lock_configuration); the file is attached to it read-only for the query and
-        detached after, and it must be one query statement (SELECT, WITH, FROM, VALUES, TABLE, SHOW,
-        DESCRIBE, SUMMARIZE): no statement can write the file, re-attach it writable, reach another file or
-        change the shared instance. The locked instance is kept for the file's next query: making one costs
-        ~20 ms, attaching the file to it ~3.
+        It runs on a DuckDB instance of its own (not this process's shared one) with the file attached
+        read-only, external access off and the configuration locked (sql/queries/store.sql
+        disable_external_access, lock_configuration), and it must be one query statement (SELECT, WITH, FROM, VALUES, TABLE,
+        SHOW, DESCRIBE, SUMMARIZE): no statement can write the file, re-attach it writable,
+        reach another file or change the shared instance.
         """
         if not isinstance(query, str):
             raise ValidationError(f"query: expected SQL text, got {type(query).__name__}")
-        with self._process_lock:
-            instance = _locked_instances.take(self.path)
-            con = self._connect(read_only=True, instance=instance)
-            try:
-                result = guarded_query(con, query, params)
-            except BaseException:
-                _locked_instances.put_back(self.path, instance, con, self._alias)
-                raise
-            _locked_instances.put_back(self.path, instance, con, self._alias)
-            return result
+        instance = duckdb.connect(":memory:", config=_CONFIG)
+        try:
+            with self._process_lock:
+                con = self._connect(read_only=True, instance=instance)
+                try:
+                    return guarded_query(con, query, params)
+                finally:
+                    con.close()
+        finally:
+            instance.close()
 
     @contextmanager
     def write(self, committed: Callable[[], None] | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
@@ -471,17 +469,13 @@ class Store:
             )
 
 
-def lock_down(con: duckdb.DuckDBPyConnection) -> None:
-    """Turn off external access on `con`'s instance (but for the paths allowed before) and lock its
-    configuration, so that no statement can turn it back on."""
-    con.execute(sql.query("disable_external_access"))
-    con.execute(sql.query("lock_configuration"))
-
-
 def guarded_query(con: duckdb.DuckDBPyConnection, query: str, params: Any = None) -> pa.Table:
-    """A caller's query on `con`, a connection of a locked-down instance of its own (lock_down): it must be one
-    statement that reads (Store.run_query); DuckDB's complaints become ValidationError."""
+    """A caller's query on `con`, a connection of an instance of its own: external access is turned off and the
+    configuration locked first, and it must be one statement that reads (Store.run_query); DuckDB's complaints
+    become ValidationError."""
     try:
+        con.execute(sql.query("disable_external_access"))
+        con.execute(sql.query("lock_configuration"))
         statements = con.extract_statements(query)
         if len(statements) != 1:
             raise ValidationError(f"query: one statement at a time; got {len(statements)}")
@@ -492,58 +486,6 @@ def guarded_query(con: duckdb.DuckDBPyConnection, query: str, params: Any = None
         return con.execute(query, params).to_arrow_table()
     except duckdb.Error as error:
         raise ValidationError(f"query: {str(error).strip()}") from error
-
-
-# The file and what DuckDB (1.5) keeps beside it: the WAL, and the WALs of a checkpoint or a recovery in flight.
-_SIDE_FILES = ("", ".wal", ".wal.checkpoint", ".wal.recovery")
-
-
-class _LockedInstances:
-    """Learnmem.sql's locked-down instances, one per file, the most recently used few kept between queries
-    (a process rarely reads more than one or two files). An instance is taken out while a query uses it, so
-    no other thread can close it meanwhile; a forked child makes its own."""
-
-    KEPT = 4
-
-    def __init__(self) -> None:
-        self._idle: dict[Path, tuple[int, duckdb.DuckDBPyConnection]] = {}
-        self._guard = threading.Lock()
-
-    def take(self, path: Path) -> duckdb.DuckDBPyConnection:
-        with self._guard:
-            kept = self._idle.pop(path, None)
-        if kept is not None and kept[0] == os.getpid():
-            return kept[1]
-        instance = duckdb.connect(":memory:", config=_CONFIG)
-        try:
-            names = {str(path), str(path.resolve())}
-            allowed = {name + suffix for name in names for suffix in _SIDE_FILES}
-            instance.execute(sql.query("allow_paths").format(paths=", ".join(map(quote_literal, sorted(allowed)))))
-            lock_down(instance)
-        except BaseException:
-            instance.close()
-            raise
-        return instance
-
-    def put_back(self, path: Path, instance: duckdb.DuckDBPyConnection, con: duckdb.DuckDBPyConnection,
-                 alias: str) -> None:
-        """Detach the file from `con` and keep its instance for the next query (closed instead if the detach
-        fails: it may still hold the file)."""
-        try:
-            con.execute(sql.query("detach_file").format(alias=alias))
-            con.close()
-        except duckdb.Error:
-            instance.close()
-            return
-        with self._guard:
-            self._idle[path] = (os.getpid(), instance)
-            while len(self._idle) > self.KEPT:
-                oldest = next(iter(self._idle))
-                _, dropped = self._idle.pop(oldest)
-                dropped.close()
-
-
-_locked_instances = _LockedInstances()
 
 
 def set_meta(con: duckdb.DuckDBPyConnection, key: str, value: str) -> None:

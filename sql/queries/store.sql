@@ -124,11 +124,6 @@ ORDER BY table_name;
 -- name: clear_meta
 DELETE FROM meta;
 
--- name: allow_paths
--- Before disable_external_access: the files Learnmem.sql's instance may still attach (the file and its WALs),
--- so that one locked-down instance serves query after query.
-SET allowed_paths = [{paths}];
-
 -- name: allow_directory
 -- Before disable_external_access: the one folder a query on a lake may still read (its data files).
 SET allowed_directories = [{path}];

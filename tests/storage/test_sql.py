@@ -68,7 +68,7 @@ PER_MEMORY_TABLE = ("delete_memory", "delete_memories", "update_embeddings", "in
 # Queries over DuckLake's own functions, which bind only with a lake attached (tests/storage/test_lake_facts.py binds them).
 LAKE_ONLY = ("lake_snapshot",)
 ATTACHING = ("attach_file", "attach_lake", "create_lake_table", "create_lake_schema", "use_database", "detach_file",
-             "copy_database", "copy_database_between", "copy_table_by_name", "allow_directory", "allow_paths",
+             "copy_database", "copy_database_between", "copy_table_by_name", "allow_directory",
              "count_rows", "copy_missing_rows", "copy_rows_in_order", "set_search_path", "rename_table",
              "probe_column", "both_memory_halves")
 
