@@ -8,9 +8,10 @@ own lock error with capped backoff, because the DuckDB CLI and notebooks do not
 take our lock.
 
 The file is ATTACHed to one in-memory DuckDB per process rather than opened
-with `duckdb.connect`: starting a DuckDB instance costs ~9 ms (its built-in
-extensions and catalog), ATTACH + DETACH of the file ~3 ms, and an agent's
-calls each pay it. DETACH checkpoints and releases the file like a close.
+with `duckdb.connect`: starting a DuckDB instance costs ~20 ms (DuckDB 1.5: its
+built-in extensions and catalog), ATTACH + DETACH of the file 6-9 ms (about
+0.3 ms per table it holds), and an agent's calls each pay it. DETACH
+checkpoints and releases the file like a close.
 """
 
 from __future__ import annotations
