@@ -20,7 +20,7 @@ class _WithoutPandas:
     def __init__(self, program: str) -> None:
         self.program = program
 
-    def find_spec(self, name, path=None, target=None):  # noqa: ANN001, ANN201 - the finder protocol
+    def find_spec(self, name: str, path: object = None, target: object = None) -> None:
         if name == "pandas" or name.startswith("pandas."):
             raise ModuleNotFoundError(f"No module named {name!r} ({self.program} does not load pandas)", name=name)
         return None

@@ -63,6 +63,7 @@ stderr; the exit status is 1 when anything failed. Nothing asserts on time.
 from __future__ import annotations
 
 import argparse
+import copy
 import hashlib
 import json
 import os
@@ -1004,12 +1005,9 @@ class Generation:
         # The seeded file: checked for integrity, and the model starts as what it holds.
         self.setup_failures = self.check_episode([], Counts(), trusted=True)
 
-    def copy_to(self, root: Path) -> "Generation":
+    def copy_to(self, root: Path) -> Generation:
         """A generation of its own under `root` starting where this one stands (its file, tree and model):
         the verifier's tests each start from one seeded generation without seeding again (~6 s each)."""
-        import copy
-        import shutil
-
         twin = copy.copy(self)
         twin.dir = root / self.dir.name
         shutil.copytree(self.dir, twin.dir)
