@@ -117,6 +117,7 @@ def test_migrations_are_recorded_once_and_meta_is_written(hashed_lm):
 
 def test_failed_migration_rolls_back_and_is_not_recorded(db_path, monkeypatch):
     good = sql.migrations()
+    learnmem.open(db_path, embedder=HashingEmbedder()).close()  # an existing file: each migration on its own
     broken = (len(good) + 1, "broken", "CREATE TABLE half_made (x INTEGER); SELECT * FROM no_such_table;")
     monkeypatch.setattr(sql, "migrations", lambda: [*good, broken])
     with pytest.raises(LearnmemError, match="broken failed and was rolled back"):
@@ -125,6 +126,19 @@ def test_failed_migration_rolls_back_and_is_not_recorded(db_path, monkeypatch):
     lm = learnmem.open(db_path, embedder=HashingEmbedder())
     assert "half_made" not in columns(lm.path)
     assert lm.sql("SELECT max(version) FROM schema_migrations").fetchone()[0] == len(good)
+
+
+def test_a_new_file_whose_migration_fails_is_left_empty(db_path, monkeypatch):
+    """A new file is made in one transaction: a failing migration leaves no table, not even the first ones."""
+    good = sql.migrations()
+    broken = (len(good) + 1, "broken", "CREATE TABLE half_made (x INTEGER); SELECT * FROM no_such_table;")
+    monkeypatch.setattr(sql, "migrations", lambda: [*good, broken])
+    with pytest.raises(LearnmemError, match="broken failed and was rolled back"):
+        learnmem.open(db_path, embedder=HashingEmbedder())
+    assert columns(db_path) == {}
+    monkeypatch.setattr(sql, "migrations", lambda: good)
+    lm = learnmem.open(db_path, embedder=HashingEmbedder())
+    assert lm.sql("SELECT count(*) FROM schema_migrations").fetchone()[0] == len(good)
 
 
 def test_opening_with_another_model_names_reembed(db_path, embedder):
