@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import os
 import threading
-from contextlib import AbstractContextManager, nullcontext
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
