@@ -26,8 +26,9 @@ from learnmem.context import assembly as context
 from learnmem.context.records import Context, Premortem
 from learnmem.embedding import embed
 from learnmem.embedding.embed import DEFAULT_MODEL, Embedder, load_embedder
-from learnmem.exchange import notes, portable
+from learnmem.exchange import portable
 from learnmem.exchange.portable import DataImportResult, ExportResult
+from learnmem.exchange.records import NotesExportResult, NotesImportResult, SyncResult
 from learnmem.git import commit_search, reports, repository
 from learnmem.git.records import (BlameEntry, CodeAuthor, CommitHit, CommitIndexResult, FileHistoryEntry, Hotspot,
                                   UnitChange)
@@ -456,34 +457,44 @@ class Learnmem(GhapMethods):
         return portable.import_data(self.store, self._embedder_factory, path, format, progress, allow_secrets)
 
     # -- sharing through git notes -------------------------------------------
+    # learnmem.exchange.notes is imported by these methods alone: its dulwich client and PyYAML cost every
+    # process that opens the facade ~100 ms (measured), and few of them share notes.
 
-    def export_notes(self, repo: str | os.PathLike | None = None) -> notes.NotesExportResult:
+    def export_notes(self, repo: str | os.PathLike | None = None) -> NotesExportResult:
         """Write the memories (not forgotten ones) and values as git notes under refs/notes/learnmem/<category>
         (and .../values), each memory attached to the commit it was made at; one notes commit per ref that
         changed. Notes the refs hold that this file does not are kept. See learnmem.exchange.notes."""
+        from learnmem.exchange import notes
+
         with repository.project_repository(self.store.path, repo) as project:
             return notes.export_notes(self.store, project)
 
     def import_notes(self, repo: str | os.PathLike | None = None, progress: bool = True,
-                     allow_secrets: bool = False) -> notes.NotesImportResult:
+                     allow_secrets: bool = False) -> NotesImportResult:
         """Store the memories and values of the local learnmem notes refs that this file lacks (merging by id;
         embedded here), and take the supersedes they record; one transaction, refused whole (RejectedImport)
         if a note does not parse or, unless `allow_secrets`, holds something that looks like a credential."""
+        from learnmem.exchange import notes
+
         with repository.project_repository(self.store.path, repo) as project:
             return notes.import_notes(self.store, self._embedder_factory, project, progress=progress,
                                       allow_secrets=allow_secrets)
 
     def pull_notes(self, remote: str = "origin", repo: str | os.PathLike | None = None,
-                   progress: bool = True, allow_secrets: bool = False) -> notes.SyncResult:
+                   progress: bool = True, allow_secrets: bool = False) -> SyncResult:
         """Fetch a remote's learnmem notes (dulwich, no git binary), import them (as import_notes), and merge
         them into the local notes refs. `remote`: a configured remote's name, or a URL or path."""
+        from learnmem.exchange import notes
+
         with repository.project_repository(self.store.path, repo) as project:
             return notes.pull(self.store, self._embedder_factory, project, remote, progress, allow_secrets)
 
     def push_notes(self, remote: str = "origin", repo: str | os.PathLike | None = None,
-                   progress: bool = True, allow_secrets: bool = False) -> notes.SyncResult:
+                   progress: bool = True, allow_secrets: bool = False) -> SyncResult:
         """pull_notes, then push the local learnmem notes refs to the remote; RemoteError if it refuses or
         another clone pushed in between (nothing is then changed there: push again)."""
+        from learnmem.exchange import notes
+
         with repository.project_repository(self.store.path, repo) as project:
             return notes.push(self.store, self._embedder_factory, project, remote, progress, allow_secrets)
 

@@ -55,6 +55,7 @@ from learnmem import validate
 from learnmem.errors import LearnmemError, NotFoundError, RemoteError, ValidationError
 from learnmem.git.repository import head_commit
 from learnmem.exchange.import_batch import Batch, Columns, DataImportResult, ImportedMemory, RejectedImport
+from learnmem.exchange.records import NotesExportResult, NotesImportResult, SyncResult
 from learnmem.storage.store import Store, utc_now
 
 PREFIX = b"refs/notes/learnmem/"
@@ -63,45 +64,6 @@ EMPTY_TREE = Tree().id
 _NOTE_MODE = 0o100644
 _IDENTITY = b"learnmem <learnmem@localhost>"
 _MEMORY_STATE = ("superseded_by", "superseded_at")
-
-
-@dataclass(frozen=True)
-class NotesExportResult:
-    """What export_notes wrote: for every learnmem notes ref, its commit now (hex); `changed` lists the refs
-    that got a new commit; `memories` and `values` count the documents written, `notes` the notes."""
-
-    repository: str
-    refs: dict[str, str]
-    changed: tuple[str, ...]
-    memories: int
-    values: int
-    notes: int
-
-
-@dataclass(frozen=True)
-class NotesImportResult:
-    """What import_notes did: the refs read (name -> commit), and the import's counts (memories and values
-    stored, skipped as stored already, memories stored here that took a replacement from the notes)."""
-
-    repository: str
-    refs: dict[str, str]
-    imported: dict[str, int]
-    skipped: dict[str, int]
-    supersedes_merged: int
-    warnings: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class SyncResult:
-    """What pull or push did: the remote, the remote's learnmem refs before (name -> commit), the import of
-    them, the local notes written, and (push) the refs sent."""
-
-    action: str
-    remote: str
-    remote_refs: dict[str, str]
-    imported: NotesImportResult
-    exported: NotesExportResult
-    pushed: tuple[str, ...] = ()
 
 
 def _ref(name: str) -> bytes:
