@@ -42,10 +42,8 @@ class ServedView:
 
     def __init__(self, facade: Any):
         self.facade, self.store = facade, facade.store
-        held = getattr(self.store, "reads_held", None)  # a lake's store connects once per process anyway
-        self._holding = held() if held is not None else None
-        if self._holding is not None:
-            self._holding.__enter__()
+        self._holding = self.store.reads_held()
+        self._holding.__enter__()
 
     def close(self) -> None:
         holding, self._holding = self._holding, None

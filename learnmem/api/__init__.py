@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
@@ -101,13 +100,6 @@ class Learnmem(GhapMethods):
         self.embedder.embed(["warm up"])
         self._memory_index.snapshot()
         self._experience_index.snapshot()
-
-    def _one_connection(self) -> AbstractContextManager[None]:
-        """The reads of one call that reads in many places (context: ~8) on one connection to the file
-        (Store.reads_held): each attach costs ~8 ms, and a light context took ~63 ms with 6 of them, ~25 ms
-        with one (measured, 2-core machine). A lake's store connects once per process anyway."""
-        held = getattr(self.store, "reads_held", None)
-        return held() if held is not None else nullcontext()
 
     def close(self) -> None:
         """Write the memory accesses counted so far and drop cached state. No connection is held between
@@ -340,21 +332,21 @@ class Learnmem(GhapMethods):
 
     def get_file_history(self, path: str, limit: int = 20, project: str | None = None) -> list[FileHistoryEntry]:
         """The commits that changed `path` (relative to the repository root), newest first, following renames."""
-        with self._one_connection():
+        with self.store.reads_held():
             return reports.file_history(self.store, path, limit, project)
 
     def get_churn_hotspots(
         self, days: int = 90, limit: int = 10, as_of: str | datetime | None = None, project: str | None = None
     ) -> list[Hotspot]:
         """Files that changed most often (then most lines) in the `days` before `as_of` (default now)."""
-        with self._one_connection():
+        with self.store.reads_held():
             return reports.churn_hotspots(self.store, days, limit, as_of, project)
 
     def get_code_authors(self, path: str, project: str | None = None) -> list[CodeAuthor]:
         """Who wrote `path`: per author commits, lines added/removed, first/last change, share of today's lines."""
         from learnmem.git import lines
 
-        with self._one_connection():
+        with self.store.reads_held():
             return lines.get_code_authors(self.store, path, project)
 
     def get_blame(
@@ -416,13 +408,13 @@ class Learnmem(GhapMethods):
         similar experiences with their lessons, values, surprise and root-cause patterns, relevant memories
         and code units. Items carry ids to drill down with the other tools.
         """
-        with self._one_connection():
+        with self.store.reads_held():
             return context.get_context(self, situation, depth, max_tokens, include_code, project, spec)
 
     def get_premortem(self, domain: str, strategy: str, situation: str | None = None) -> Premortem:
         """Before trying `strategy` on `domain` work: how that went before (counts, the failures most
         relevant to `situation`, common surprises, frequent root causes, relevant values)."""
-        with self._one_connection():
+        with self.store.reads_held():
             return context.get_premortem(self, domain, strategy, situation)
 
     # -- the file ----------------------------------------------------------
@@ -430,7 +422,7 @@ class Learnmem(GhapMethods):
     def info(self) -> Info:
         """Where the file is, how big, which model, how many rows in each table, how many experiences are
         cold (by tier)."""
-        with self._one_connection():
+        with self.store.reads_held():
             return Info(**self.store.describe(), cold_experiences=experiences.cold_counts(self.store, self.cold_tier))
 
     def backup(self, directory: str | os.PathLike | None = None) -> Path:

@@ -164,6 +164,12 @@ class LakeStore:
             con.close()
 
     @contextmanager
+    def reads_held(self) -> Iterator[None]:
+        """Store.reads_held's counterpart, with nothing to hold: a lake stays attached to its process's instance,
+        so its reads cost no attach."""
+        yield
+
+    @contextmanager
     def write(self) -> Iterator[duckdb.DuckDBPyConnection]:
         """A connection inside one transaction: committed on success (run again on a newer snapshot if another
         writer's commit conflicts: the module docstring), rolled back on error."""
