@@ -338,7 +338,8 @@ def report(info: dict, q: dict, r: dict, s: dict, c: dict, every: dict) -> str:
               "should be valid for it; where it is refused, a second draft written by reading that cluster's "
               "members (themes.SECOND_DRAFTS, written for the full axis) must be. The other themes' summaries and "
               "unrelated statements must be refused.", "",
-              "**library** is `validate_value` (nearest cluster + within mean + 1 sd of the members' value forms); "
+              "**library** is `validate_value` (nearest cluster + within mean + 1 sd of the members' value forms, "
+              "leave-one-out when the value shares a term with them); "
               "**narrative** applies the same formula to the axis embeddings themselves (nearest cluster + within "
               "mean + 1 sd of the members' distances to the cluster's centroid), for comparison.", "",
               "| axis | rule | themes with a cluster | first drafts accepted | with second drafts | other themes refused "

@@ -325,3 +325,23 @@ def test_clusters_keep_their_ids_when_new_experiences_join_them(clustered, tmp_p
         if len(holder & members) >= clusters.CARRY_OVER * len(members):
             assert members & after.get(cluster_id, set()), cluster_id
     assert set(before) & set(after)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(min_value=2, max_value=12), st.integers(min_value=0, max_value=2**31 - 1))
+def test_leave_one_out_distances_are_each_forms_distance_to_the_others_centroid(count, seed):
+    """The threshold a text sharing a term with the members is held to: each form against the weighted
+    centroid of the other forms (brute force here), never nearer than against the centroid of all of them."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    vectors = rng.normal(size=(count, 8))
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    weights = rng.uniform(0.2, 1.0, size=count)
+    got = values._leave_one_out_distances(vectors, weights)
+    centroid = (vectors * weights[:, None]).sum(axis=0)
+    for i in range(count):
+        others = np.delete(vectors, i, axis=0) * np.delete(weights, i)[:, None]
+        rest = others.sum(axis=0)
+        assert got[i] == pytest.approx(1.0 - vectors[i] @ rest / np.linalg.norm(rest), abs=1e-9)
+        assert got[i] >= 1.0 - vectors[i] @ centroid / np.linalg.norm(centroid) - 1e-9
