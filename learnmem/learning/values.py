@@ -66,11 +66,9 @@ class ValueForms:
 def _leave_one_out_distances(vectors: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """Each form's cosine distance to the weighted centroid of the other forms: where a new statement of the
     theme falls, since a candidate value is not part of the centroid it is measured against (a form is, and
-    sits nearer it than a newcomer would, the more so the fewer the forms)."""
+    sits nearer it than a newcomer would, the more so the fewer the forms). Needs two forms at least."""
     import numpy as np
 
-    if len(vectors) < 2:
-        return 1.0 - vectors @ vectors[0] if len(vectors) else np.zeros(0)
     total = (vectors * weights[:, None]).sum(axis=0)
     others = total[None, :] - vectors * weights[:, None]
     others /= np.maximum(np.linalg.norm(others, axis=1, keepdims=True), 1e-12)
@@ -99,7 +97,8 @@ class ValueFormCache:
             centroid = (vectors * weights[:, None]).sum(axis=0)
             centroid /= max(float(np.linalg.norm(centroid)), 1e-12)
             distances = 1.0 - vectors @ centroid
-            loo_distances = _leave_one_out_distances(vectors, weights)
+            # One form has no others: its in-sample distance (0) stands.
+            loo_distances = _leave_one_out_distances(vectors, weights) if len(vectors) > 1 else distances
             counts: Counter[str] = Counter()
             member_terms = con.execute(sql.query("cluster_member_terms"), {
                 "run_id": cluster["run_id"], "cluster_id": cluster["cluster_id"], "axis": cluster["axis"]}).fetchall()
