@@ -26,7 +26,10 @@ holds the lock with a non-empty WAL (committed, checkpoint pending or running); 
 holds the lock and this one waits for it; at a random moment of an index run. When the moment does not
 come within a deadline the child is killed anyway (counted apart).
 
-After each episode (every child killed), the file is opened the way each door would, in this order:
+After each episode (every child killed), a single store a child acknowledged but had not folded into the file
+(learnmem.memory.pending: it waits in `<file>.pending` for ~0.2 s) is still in the journal; the next learnmem
+process to open the file read-write folds it, as the next agent session would, and the harness does that first
+(counted: journals folded). Then the file is opened the way each door would, in this order:
 plain `duckdb.connect(path, read_only=True)`, `learnmem.open(path, read_only=True)`, then
 `learnmem.open(path)` read-write (Store.frozen, the checkpoint under the writer lock that backup() makes
 first, then pending experience axes embedded by a search). Through each door:
@@ -657,6 +660,7 @@ class Counts:
     generations: int = 0
     final_index_checks: int = 0
     pending_found: int = 0  # experience axes found pending after a kill (then embedded by the library)
+    journals_folded: int = 0  # episodes whose killed children left single stores in the file's journal
     empty_graph_found: int = 0  # call graphs found cleared by a run that died before its rebuild
 
 
@@ -1036,6 +1040,17 @@ class Generation:
             if not read_only:
                 lm.close()
 
+    def _fold_journal(self) -> bool:
+        """What the next learnmem process to open the file read-write does first: fold the single stores a killed
+        child left in the journal. Whether there were any."""
+        import learnmem
+        from learnmem.storage.journal import Journal
+
+        if not Journal(self.db).holds_rows():
+            return False
+        learnmem.open(self.db, embedder=self.embedder).close()
+        return True
+
     def check_episode(self, logs: list[Path], counts: Counts, trusted: bool = False) -> list[str]:
         """Apply the episode's logs to the model and check the file through the three doors."""
         failures: list[str] = []
@@ -1051,6 +1066,7 @@ class Generation:
             # a second indexer reads the tree while the first edits it: which version of a file it stored is not known
             shared_tree = shared_tree or any(r["op"] == "reindex" for r in records)
         snapshots: dict[str, Snapshot] = {}
+        counts.journals_folded += self._fold_journal()
 
         def plain(query: Query) -> Snapshot:
             failures.extend(integrity_failures(query, "duckdb read-only"))
@@ -1489,6 +1505,8 @@ def report(info: dict, result: Result, config: dict) -> str:
         f"not applied: {cut - applied}; each checked all-or-nothing)"),
         f"door checks (a door opened and every check run through it): {c.door_checks}",
         f"experience axes found pending after a kill and then embedded by the library: {c.pending_found}",
+        f"episodes whose killed children left single stores in the journal (folded by the next open): "
+        f"{c.journals_folded}",
         f"call graphs found cleared by a run killed before its rebuild (rebuilt by the next run): {c.empty_graph_found}",
         (f"final incremental index equal to a clean index: {c.final_index_checks - final_failed} of "
         f"{c.final_index_checks} generations"),

@@ -35,7 +35,7 @@ from learnmem.api.ghap import GhapMethods
 from learnmem.learning import clusters, experiences, terms, values
 from learnmem.learning.ghap_records import Experience
 from learnmem.learning.records import ClusterRun, Value, ValueCheck
-from learnmem.memory import compaction, files as memory_files, memories, usage as memory_usage
+from learnmem.memory import compaction, files as memory_files, memories, pending, usage as memory_usage
 from learnmem.memory.index import MemoryIndex
 from learnmem.memory.records import (DeleteResult, DocGap, FlushResult, ForgetResult, Info, Memory, MemoryHit,
                                      MemorySummary, MemoryWithFiles, QueuedMemory, StaleMemory, StoreResult)
@@ -60,6 +60,10 @@ class Learnmem(GhapMethods):
         dim = embedder.dim if embedder is not None else memories.EMBEDDING_DIM
         self.store = open_store(path, read_only, model_name, dim, data_path, project, agent)
         self._memory_index = MemoryIndex(self.store, dim)
+        # A file's single stores wait in its journal until this folds them (learnmem.memory.pending).
+        self._folder = pending.Folder(self.store) if self.store.pending is not None and not read_only else None
+        if self._folder is not None:
+            self.store.settle_with(self._fold_pending)
         self._accesses = memory_usage.AccessLog(self.store)
         self._code_index = code_search.CodeIndex(self.store, dim)
         self._commit_index = commit_search.CommitIndex(self.store, dim)
@@ -102,11 +106,17 @@ class Learnmem(GhapMethods):
         self._experience_index.snapshot()
 
     def close(self) -> None:
-        """Write the memory accesses counted so far and drop cached state. No connection is held between
-        calls, so this is optional (unwritten counts are lost with the process; see learnmem.memory.usage)."""
+        """Fold the memories waiting in the file's journal into it, write the memory accesses counted so far and
+        drop cached state. No connection is held between calls, so this is optional: the process's exit folds
+        the journal too, and a killed process's journal waits for the next open (unwritten counts are lost with
+        the process; see learnmem.memory.usage)."""
+        self.store.settle(patient=False)  # a file another process holds: the rows wait in the journal
         self._accesses.flush()
         self._memory_index = MemoryIndex(self.store, self._memory_index.dim)
         self._code_index = code_search.CodeIndex(self.store, self._memory_index.dim)
+
+    def _fold_pending(self) -> None:
+        pending.fold(self.store, self._memory_index)
 
     # -- memories ----------------------------------------------------------
 
@@ -135,8 +145,8 @@ class Learnmem(GhapMethods):
         """
         item = {"content": content, "category": category, "importance": importance, "tags": tags,
                 "sources": sources, "spec": spec, "phase": phase}
-        return memories.store_memory(self.store, self.embedder, self._memory_index, item, supersedes,
-                                     allow_secrets, repository.project_head(self.store.path), force)
+        return pending.store_memory(self.store, self.embedder, self._memory_index, item, supersedes,
+                                    allow_secrets, repository.project_head(self.store.path), force, self._folder)
 
     def supersede_memory(self, old_id: str, new_content: str, allow_secrets: bool = False) -> StoreResult:
         """Replace a memory with a new text of the same category, importance, tags, sources, spec and phase;

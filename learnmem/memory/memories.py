@@ -23,12 +23,12 @@ from learnmem.storage import sql
 from learnmem import validate
 from learnmem.embedding.embed import Embedder
 from learnmem.errors import NotFoundError, ValidationError
-from learnmem.memory.index import MEMORY_COLUMNS, MemoryIndex, iso, memory_fields
+from learnmem.memory.index import MEMORY_COLUMNS, MemoryIndex, MemorySnapshot, iso, memory_fields
 from learnmem.memory import items as memory_items
 from learnmem.memory.items import MAX_CONTENT_CHARS, MEMORY_CATEGORIES, Draft, MemoryFilter
 from learnmem.memory.records import (DeleteResult, DocGap, ForgetResult, Memory, MemoryHit, MemorySummary, SimilarMemory,
                               StoreResult)
-from learnmem.search.hybrid import NEIGHBOUR_WEIGHT, ZSCORE_ALPHA, hybrid_rank
+from learnmem.search.hybrid import NEIGHBOUR_WEIGHT, ZSCORE_ALPHA, hybrid_rank, matvec, one_blas_thread
 from learnmem.storage.store import Store, set_meta, utc_now
 from learnmem.storage.vectors import to_column
 
@@ -68,8 +68,13 @@ def store_memory(store: Store, embedder: Embedder, index: MemoryIndex, item: Map
                             commit_sha=commit_sha, index=index, force=force)[0]
     if result.duplicate:
         return result
-    similar = tuple(other for other in similar_memories(index, result.id, item["category"])
-                    if other.id != result.superseded)
+    return with_similar(result, similar_memories(index, result.id, item["category"]))
+
+
+def with_similar(result: StoreResult, similar: Sequence[SimilarMemory]) -> StoreResult:
+    """A new memory's result carrying `similar` (similar_memories': the current memories of its category at least
+    SIMILAR_THRESHOLD close), but the one it superseded, named in its message."""
+    similar = tuple(other for other in similar if other.id != result.superseded)
     if not similar:
         return result
     closest = similar[0]
@@ -115,7 +120,7 @@ def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[Draft], supe
     # Embedding and tokenising are the slow parts: do them before taking the writer lock.
     vectors, passage_vectors = passages.embed_texts(embedder, [d.content for d in unique])
     term_lists = [keywords.terms(d.content) for d in unique]
-    restating = _restatements(index, unique, vectors) if index is not None else {}
+    restating = restatements(index, unique, vectors) if index is not None else {}
     now = utc_now()
     # A file's writes take the index along (a lake's may run again on a newer snapshot: its index reads back).
     through = index.write_through() if index is not None and store.kind == "file" else None
@@ -135,16 +140,8 @@ def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[Draft], supe
         if supersedes is not None:
             _check_supersedable(con, supersedes, existing.get(drafts[0].content_hash, (None,))[0])
         if fresh:
-            new_rows = _arrow_rows(fresh, assigned, embedder.dim, commit_sha)
-            con.register("new_memories", new_rows)
-            batch = len(fresh) >= FOLD_ROWS
-            numbered = con.execute(sql.query("insert_memories").format(
-                table="memories_stored" if batch else "memories_recent",
-                returning="RETURNING id, seq" if through is not None else "")).fetchall()
-            con.unregister("new_memories")
-            if not batch and con.execute(sql.query("recent_memory_count")).fetchone()[0] >= FOLD_ROWS:
-                con.execute(sql.query("fold_recent_memories"))
-                con.execute(sql.query("clear_folded_memories"))
+            new_rows = arrow_rows(fresh, assigned, embedder.dim, commit_sha)
+            numbered = insert_rows(con, new_rows, numbered=through is not None)
         if supersedes is not None:
             state = {"id": supersedes, "by": (existing.get(drafts[0].content_hash)
                                                or assigned[drafts[0].content_hash])[0], "now": now}
@@ -160,7 +157,22 @@ def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[Draft], supe
     return _results(drafts, first_by_hash, existing, assigned, restored, restating)
 
 
-def _restatements(index: MemoryIndex, drafts: Sequence[Draft], vectors: np.ndarray) -> dict[str, tuple]:
+def insert_rows(con, rows: pa.Table, numbered: bool) -> list[tuple[str, int]]:
+    """Insert new memories (arrow_rows' shape): a few into memories_recent, moved on once FOLD_ROWS have gathered,
+    a batch straight into memories_stored; with `numbered` (a file), the (id, seq) each was given."""
+    con.register("new_memories", rows)
+    batch = len(rows) >= FOLD_ROWS
+    given = con.execute(sql.query("insert_memories").format(
+        table="memories_stored" if batch else "memories_recent",
+        returning="RETURNING id, seq" if numbered else "")).fetchall()
+    con.unregister("new_memories")
+    if not batch and con.execute(sql.query("recent_memory_count")).fetchone()[0] >= FOLD_ROWS:
+        con.execute(sql.query("fold_recent_memories"))
+        con.execute(sql.query("clear_folded_memories"))
+    return given
+
+
+def restatements(index: MemoryIndex, drafts: Sequence[Draft], vectors: np.ndarray) -> dict[str, tuple]:
     """content hash -> (the current memory of its category a draft restates as a SimilarMemory, when that was
     stored) (learnmem.memory.dedupe).
 
@@ -188,16 +200,40 @@ def _restatements(index: MemoryIndex, drafts: Sequence[Draft], vectors: np.ndarr
             rows = np.flatnonzero(snapshot.eligible(category, ()) & (scores.max(axis=1) >= dedupe.DUPLICATE_THRESHOLD))
             similarities = scores[rows]
         for column, position in enumerate(positions):
-            for candidate in np.argsort(-similarities[:, column], kind="stable"):
-                similarity = float(similarities[candidate, column])
-                if similarity < dedupe.DUPLICATE_THRESHOLD:
-                    break
-                old = snapshot.memory(int(rows[candidate]))
-                if dedupe.is_restatement(drafts[position].content, old.content, similarity):
-                    found[drafts[position].content_hash] = (SimilarMemory(old.id, old.content, round(similarity, 4)),
-                                                            old.created_at)
-                    break
+            restated_by = _first_restated(snapshot, drafts[position].content, rows, similarities[:, column])
+            if restated_by is not None:
+                found[drafts[position].content_hash] = restated_by
     return found
+
+
+def _first_restated(snapshot: MemorySnapshot, content: str, rows: np.ndarray, similarities: np.ndarray
+                    ) -> tuple | None:
+    """(the closest of `rows` that `content` restates as a SimilarMemory, when it was stored), or None."""
+    for candidate in np.argsort(-similarities, kind="stable"):
+        similarity = float(similarities[candidate])
+        if similarity < dedupe.DUPLICATE_THRESHOLD:
+            return None
+        old = snapshot.memory(int(rows[candidate]))
+        if dedupe.is_restatement(content, old.content, similarity):
+            return SimilarMemory(old.id, old.content, round(similarity, 4)), old.created_at
+    return None
+
+
+def checked_alone(snapshot: MemorySnapshot, draft: Draft, vector: np.ndarray, force: bool
+                  ) -> tuple[tuple | None, tuple[SimilarMemory, ...]]:
+    """For one new memory, from one product over the snapshot: what `restatements` would find for it (None with
+    `force`), and what `similar_memories` would once it is stored."""
+    cosines = matvec(snapshot.vectors, vector)
+    eligible = snapshot.eligible(draft.category, ())
+    restated_by = None
+    if not force and not draft.is_turn:
+        scores = cosines.copy()
+        if len(snapshot.passages.owners):  # a long memory's best passage, as snapshot.similarity()
+            with one_blas_thread():
+                np.maximum.at(scores, snapshot.passages.owners, snapshot.passages.vectors @ vector)
+        rows = np.flatnonzero(eligible & (scores >= dedupe.DUPLICATE_THRESHOLD))
+        restated_by = _first_restated(snapshot, draft.content, rows, scores[rows])
+    return restated_by, _closest(snapshot, cosines, eligible)
 
 
 def _check_supersedable(con, old_id: str, duplicate_of: str | None) -> None:
@@ -221,11 +257,7 @@ def _results(drafts: Sequence[Draft], first_by_hash: dict, existing: dict, assig
     stamp = functools.lru_cache(maxsize=8)(iso)  # a batch's new memories share one time
     for position, draft in enumerate(drafts):
         if draft.content_hash in restating and draft.content_hash not in existing:
-            old, created_at = restating[draft.content_hash]
-            results.append(StoreResult(
-                old.id, True, created_at, f"restates {old.id} (similarity {old.similarity:.2f}, the same names and "
-                f"numbers); nothing stored: pass force=True to store it anyway, or supersedes={old.id} to "
-                "replace it", similar=(old,), near_duplicate=True))
+            results.append(restated(*restating[draft.content_hash]))
         elif draft.content_hash in existing:
             memory_id, created = existing[draft.content_hash]
             note = "it had been forgotten and is restored" if memory_id in restored else "nothing written"
@@ -239,7 +271,15 @@ def _results(drafts: Sequence[Draft], first_by_hash: dict, existing: dict, assig
     return results
 
 
-def _arrow_rows(fresh: Sequence[tuple[Draft, np.ndarray, np.ndarray, list[str]]], assigned: dict, dim: int,
+def restated(old: SimilarMemory, created_at: str) -> StoreResult:
+    """The result of a text not stored because it restates the current memory `old` (stored at `created_at`)."""
+    return StoreResult(
+        old.id, True, created_at, f"restates {old.id} (similarity {old.similarity:.2f}, the same names and "
+        f"numbers); nothing stored: pass force=True to store it anyway, or supersedes={old.id} to "
+        "replace it", similar=(old,), near_duplicate=True)
+
+
+def arrow_rows(fresh: Sequence[tuple[Draft, np.ndarray, np.ndarray, list[str]]], assigned: dict, dim: int,
                 commit_sha: str | None) -> pa.Table:
     """The new rows as an Arrow table shaped like `memories` (one insert, no per-row binding)."""
     drafts = [row[0] for row in fresh]
@@ -353,10 +393,16 @@ def similar_memories(index: MemoryIndex, memory_id: str, category: str) -> tuple
         return ()
     eligible = snapshot.eligible(category, ())
     eligible[row] = False
-    similarity = np.where(eligible, snapshot.vectors @ snapshot.vectors[row], -1.0)
-    best = [int(r) for r in np.argsort(-similarity)[:MAX_SIMILAR] if similarity[r] >= SIMILAR_THRESHOLD]
-    return tuple(SimilarMemory(id=snapshot.memory(r).id, content=snapshot.memory(r).content,
-                               similarity=round(float(similarity[r]), 4)) for r in best)
+    cosines = matvec(snapshot.vectors, snapshot.vectors[row])
+    return _closest(snapshot, cosines, eligible)
+
+
+def _closest(snapshot: MemorySnapshot, cosines: np.ndarray, eligible: np.ndarray) -> tuple[SimilarMemory, ...]:
+    """The eligible rows at least SIMILAR_THRESHOLD close, closest first (at most MAX_SIMILAR)."""
+    rows = np.flatnonzero(eligible & (cosines >= SIMILAR_THRESHOLD))
+    best = rows[np.argsort(-cosines[rows], kind="stable")[:MAX_SIMILAR]]
+    return tuple(SimilarMemory(id=snapshot.memory(int(r)).id, content=snapshot.memory(int(r)).content,
+                               similarity=round(float(cosines[r]), 4)) for r in best)
 
 
 def _memory(row: tuple) -> Memory:

@@ -120,6 +120,7 @@ class LakeStore:
     """One project of a lake: connections per operation on an instance that keeps the lake attached."""
 
     kind = "lake"
+    pending = None  # a file's journal of acknowledged memories (learnmem.storage.journal): a lake writes at once
 
     def __init__(self, target: str, *, data_path: str | os.PathLike | None = None, project: str | None = None,
                  agent: str | None = None, read_only: bool = False, embedding_model: str, embedding_dim: int):
@@ -162,6 +163,10 @@ class LakeStore:
             yield con
         finally:
             con.close()
+
+    def settle(self, patient: bool = True) -> bool:
+        """Store.settle's counterpart: a lake has no journal to fold."""
+        return True
 
     @contextmanager
     def reads_held(self) -> Iterator[None]:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 
 from learnmem.storage import sql
+from learnmem.storage.journal import Journal
 from learnmem.errors import LearnmemError, ModelMismatchError, NotFoundError, StoreBusyError, ValidationError
 from learnmem.storage.paths import default_path, project_root  # noqa: F401 - project_root: re-exported
 from learnmem.version import VERSION
@@ -39,6 +40,8 @@ if TYPE_CHECKING:  # pyarrow costs ~170 ms to import: the hook and `ghap status`
     from filelock import FileLock  # ~15 ms (it imports asyncio): only writers load it
 
 LOCK_DEADLINE_S = 10.0
+# How long a fold of the journal before a read (or in the background) waits for a file another process holds.
+SETTLE_PATIENCE_S = 0.5
 # How often a writer waiting for `<file>.lock` tries it again. filelock's default, 50 ms, let a waiter starve:
 # the holder let go and took the lock again between two of its tries. Four processes taking turns (4 ms held,
 # 1 ms apart), the worst wait of each: 0.50-0.91 s at 50 ms, 0.05-0.09 s at 5 ms (python -m bench.lock_wait; a
@@ -157,6 +160,9 @@ class Store:
             self._process_lock = _process_locks.setdefault(self.path, threading.RLock())
             self._alias = _aliases.setdefault(self.path, f"learnmem_{len(_aliases)}")
         self._lock_file: FileLock | None = None
+        self.pending = Journal(self.path)  # memories acknowledged before they reach the file
+        self._settler: Callable[[], None] | None = None
+        self._settling = threading.local()
         if read_only and not self.path.is_file():
             raise NotFoundError(f"path: no learnmem file at {self.path} (create it with `learnmem init`, or open it read-write once)")
         self._meta: dict[str, str] | None = None
@@ -196,7 +202,8 @@ class Store:
         """A connection (to `instance`, else this process's shared one) with the file attached as its
         default database, retrying DuckDB's lock error with capped, jittered backoff. Release it with
         `_disconnect`."""
-        deadline = time.monotonic() + LOCK_DEADLINE_S
+        waits = getattr(self._settling, "deadline", None) or LOCK_DEADLINE_S  # a fold's may be shorter
+        deadline = time.monotonic() + waits
         delay = _BACKOFF_START_S
         mode = "(READ_ONLY)" if read_only else f"(ROW_GROUP_SIZE {ROW_GROUP_ROWS})"
         attach = sql.query("attach_file").format(path=quote_literal(str(self.path)), alias=self._alias, mode=mode)
@@ -212,7 +219,7 @@ class Store:
                     raise LearnmemError(f"path: cannot open {self.path} as a DuckDB database: {error}") from error
                 if time.monotonic() >= deadline:
                     raise StoreBusyError(
-                        f"{self.path} stayed locked by another process for {LOCK_DEADLINE_S:.0f} s "
+                        f"{self.path} stayed locked by another process for {waits:g} s "
                         f"(a notebook or DuckDB CLI holding it open?): {error}"
                     ) from error
                 time.sleep(delay * random.uniform(0.5, 1.0))
@@ -228,6 +235,49 @@ class Store:
             _drop_host()
         finally:
             con.close()
+
+    @property
+    def process_lock(self) -> threading.RLock:
+        """This process's lock of the file: its threads' operations on it take turns (the memory index shares it)."""
+        return self._process_lock
+
+    def settle_with(self, fold: Callable[[], None]) -> None:
+        """`fold` writes the journal's rows into the file (learnmem.memory.pending): every operation that touches
+        the file calls it first while the journal holds rows, so nothing acknowledged is missed by a read."""
+        self._settler = fold
+
+    def settle(self, patient: bool = True) -> bool:
+        """Fold the journal into the file if it holds rows; whether nothing waits in it now. A read-only handle
+        cannot fold: it reads the file as the last fold left it.
+
+        Patient (before a write, which needs the file anyway): waits for the file as a write does, and raises
+        StoreBusyError as it does. Impatient (before a read, in the background, at close): gives another process
+        that holds the file (the DuckDB CLI) SETTLE_PATIENCE_S, then leaves the rows in the journal and returns
+        False: the read goes on with what the file holds, and no thread of this process waits LOCK_DEADLINE_S."""
+        if self._settler is None or self.read_only or getattr(self._settling, "deadline", None) is not None:
+            return not self.pending.holds_rows()
+        if not self.pending.holds_rows():
+            return True
+        self._settling.deadline = LOCK_DEADLINE_S if patient else SETTLE_PATIENCE_S
+        try:
+            self._settler()
+        except StoreBusyError:
+            if patient:
+                raise
+            return False
+        finally:
+            self._settling.deadline = None
+        return True
+
+    def append_pending(self, rows: pa.Table, still_current: Callable[[], bool]) -> tuple | None:
+        """Append `rows` to the journal under the writer lock, if `still_current()` holds there (the caller's
+        view of the file and the journal is unchanged); the journal's new state, or None when it did not hold."""
+        if self.read_only:
+            raise LearnmemError(f"{self.path} was opened read-only: open it with read_only=False to change it")
+        with self._process_lock, self._writer_lock():
+            if not still_current():
+                return None
+            return self.pending.append(rows)
 
     @contextmanager
     def reads_held(self) -> Iterator[None]:
@@ -252,6 +302,7 @@ class Store:
     @contextmanager
     def read(self) -> Iterator[duckdb.DuckDBPyConnection]:
         """A read-only connection for one operation; other readers may hold the file too."""
+        self.settle(patient=False)
         with self._process_lock:
             held = self._held
             if held is not None and held[0] == threading.get_ident():
@@ -272,6 +323,7 @@ class Store:
     def copy_to_memory(self) -> duckdb.DuckDBPyConnection:
         """A new in-memory DuckDB holding a copy of every table and view of the file, which is released
         before this returns: a notebook can take its time without keeping writers out."""
+        self.settle(patient=False)
         copy = duckdb.connect(":memory:", config=_CONFIG)
         with self._process_lock:
             con = self._connect(read_only=True, instance=copy)  # waits out a writer like any read
@@ -288,6 +340,7 @@ class Store:
         (forget(hard=True)). A reader that attaches meanwhile sees the old file or the new one, whole."""
         if self.read_only:
             raise LearnmemError(f"{self.path} was opened read-only: open it with read_only=False to rewrite it")
+        self.settle()
         fresh = Path(f"{self.path}.rewrite")
         with self._process_lock, self._writer_lock():
             instance = duckdb.connect(":memory:", config=_CONFIG)
@@ -323,6 +376,7 @@ class Store:
         """
         if not isinstance(query, str):
             raise ValidationError(f"query: expected SQL text, got {type(query).__name__}")
+        self.settle(patient=False)
         instance = duckdb.connect(":memory:", config=_CONFIG)
         try:
             with self._process_lock:
@@ -355,6 +409,7 @@ class Store:
         """A read-write connection under both locks. A WAL left by a crashed writer is replayed when the file
         is attached and folded into it when it is detached, with this operation's changes."""
         with self._process_lock, self._writer_lock():
+            self.settle()  # under the lock: no append can slip in between the fold and this write
             held = self._held
             if held is not None and held[1] is not None:  # inside reads_held: DuckDB takes one mode at a time
                 self._disconnect(held[1])

@@ -338,6 +338,7 @@ def _add_column(path: Path) -> None:
 def test_columns_added_later_flow_through(tmp_path):
     source = _open(tmp_path / "a.duckdb")
     stored = source.store_memory("Imported from the team wiki", "fact").id
+    source.close()  # the store reaches the file (learnmem.memory.pending) before the file is changed behind its back
     _add_column(source.path)
     con = duckdb.connect(str(source.path))
     for table in MEMORY_TABLES:

@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -22,6 +23,7 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 import learnmem
+from learnmem.storage.journal import Journal
 from tests.conftest import copy_corpus
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -158,7 +160,11 @@ def test_memory_round_trip_while_file_stays_readable(db: Path, tmp_path: Path) -
             category=learnmem.MEMORY_CATEGORIES[0],
         )
 
-        # Between calls the server holds no connection: other processes can read the file.
+        # Between calls the server holds no connection: other processes can read the file. A single store reaches
+        # the file once stores pause (learnmem.memory.pending: FOLD_DELAY_S); until then it is in the journal.
+        deadline = time.monotonic() + 30
+        while Journal(db).holds_rows() and time.monotonic() < deadline:
+            await anyio.sleep(0.05)
         assert _cli_count(db) == 2
         assert _library_count(db) == 2
 

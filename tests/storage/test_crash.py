@@ -175,7 +175,8 @@ KILLED_AFTER_COMMIT = textwrap.dedent(
 
     lm = learnmem.open(sys.argv[1], embedder=HashingEmbedder())
     store.Store.write = write
-    lm.store_memory("Stored by a writer killed while committing", "fact")
+    # store_memories writes the file itself (a single store would be acknowledged in the journal first)
+    lm.store_memories([{"content": "Stored by a writer killed while committing", "category": "fact"}])
     """
 )
 

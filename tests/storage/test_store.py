@@ -245,12 +245,29 @@ def test_writer_gives_up_with_a_clear_error_when_the_file_stays_locked(hashed_lm
     try:
         started = time.monotonic()
         with pytest.raises(StoreBusyError, match="stayed locked by another process"):
-            hashed_lm.store_memory("cannot land", "fact")
+            hashed_lm.store_memories([{"content": "cannot land", "category": "fact"}])
         assert time.monotonic() - started < 2.5
     finally:
         holder.kill()
         holder.wait()
     assert hashed_lm.info().counts["memories"] == 0
+
+
+def test_a_single_store_is_acknowledged_while_another_process_holds_the_file_and_lands_after(hashed_lm, monkeypatch):
+    # learnmem.memory.pending: the store waits in the journal; reads meanwhile do not wait for the file (the fold
+    # before them gives up after SETTLE_PATIENCE_S), and the first read once the file is free folds it.
+    monkeypatch.setattr(store, "LOCK_DEADLINE_S", 0.3)
+    assert hashed_lm.retrieve_memories("anything") == []  # the handle's snapshot, read before the file is taken
+    holder = _hold(hashed_lm.path, 30, mode="read-write")
+    try:
+        stored = hashed_lm.store_memory("acknowledged while the DuckDB CLI held the file", "fact")
+        assert not stored.duplicate and hashed_lm.store.pending.holds_rows()
+        assert [hit.id for hit in hashed_lm.retrieve_memories("the DuckDB CLI held the file")] == [stored.id]
+    finally:
+        holder.kill()
+        holder.wait()
+    assert hashed_lm.get_memory(stored.id).content == "acknowledged while the DuckDB CLI held the file"
+    assert not hashed_lm.store.pending.holds_rows()
 
 
 def test_opening_an_up_to_date_file_does_not_wait_for_a_foreign_reader(hashed_lm):
