@@ -11,6 +11,12 @@ checked for restatement and similarity, written, and survives kill -9 when the c
 Reported: p50, p95 and max of the calls that stored (one refused as a restatement writes nothing and is
 counted apart), and the rate one after another. The process is warm (model loaded, snapshot built by one
 first store), as an MCP server is.
+
+A store is acknowledged once it is in the file's journal (learnmem.memory.pending); the journal is folded into
+the file when stores pause, or by the store that finds memories.FOLD_ROWS waiting, which back to back is one
+store in 64 (the max column). `--pause S` stores one memory every S seconds instead, as an agent does between
+its turns, and also reports how long after its acknowledgement each memory was in the file itself (what the
+DuckDB CLI sees): the background fold's delay and duration.
 """
 
 from __future__ import annotations
@@ -64,13 +70,14 @@ def filled(n: int, real) -> Path:
     return path
 
 
-def measure(n: int, stores: int, real, work: Path) -> dict:
+def measure(n: int, stores: int, real, work: Path, pause_s: float = 0.0) -> dict:
     copy = work / f"n{n}.duckdb"
     shutil.copyfile(filled(n, real), copy)
     lm = learnmem.open(copy, embedder=real)
     texts = chat_turns(stores + 1)
     lm.store_memory(texts[0], "fact")  # warm: model session, snapshot
-    stored, refused = [], 0
+    lm.store.settle()  # the warm-up store folded: the measured ones start from an empty journal
+    stored, refused, in_file = [], 0, []
     started = time.perf_counter()
     for text in texts[1:]:
         t0 = time.perf_counter()
@@ -80,31 +87,41 @@ def measure(n: int, stores: int, real, work: Path) -> dict:
             refused += 1
         else:
             stored.append(elapsed)
+        if pause_s:
+            while lm.store.pending.holds_rows() and time.perf_counter() - t0 < pause_s:
+                time.sleep(0.002)
+            in_file.append((time.perf_counter() - t0) * 1000)
+            time.sleep(max(0.0, pause_s - (time.perf_counter() - t0)))
     total = time.perf_counter() - started
     lm.close()
     stored.sort()
     return {"n": n, "stored": len(stored), "refused": refused, "p50_ms": statistics.median(stored),
             "p95_ms": stored[max(0, round(0.95 * len(stored)) - 1)], "max_ms": stored[-1],
-            "per_s": (len(stored) + refused) / total}
+            "per_s": (len(stored) + refused) / total,
+            "in_file_ms": (statistics.median(in_file), max(in_file)) if in_file else None}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.single_store", description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
     parser.add_argument("--stores", type=int, default=200)
+    parser.add_argument("--pause", type=float, default=0.0, help="seconds from one store to the next (0: back to back)")
     args = parser.parse_args(argv)
     real = load_embedder()
     work = OUT / "work"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    print(f"Command: python -m bench.single_store --sizes {' '.join(map(str, args.sizes))} --stores {args.stores}; "
-          f"{platform.machine()}, Python {platform.python_version()}\n")
-    print("| memories in the file | stored | refused (restatements) | p50 ms | p95 ms | max ms | stores/s |")
-    print("|---|---|---|---|---|---|---|")
+    paced = f" --pause {args.pause:g}" if args.pause else ""
+    print(f"Command: python -m bench.single_store --sizes {' '.join(map(str, args.sizes))} --stores {args.stores}"
+          f"{paced}; {platform.machine()}, Python {platform.python_version()}\n")
+    extra = " in the file after, p50 / max ms |" if args.pause else ""
+    print(f"| memories in the file | stored | refused (restatements) | p50 ms | p95 ms | max ms | stores/s |{extra}")
+    print("|---|---|---|---|---|---|---|" + ("---|" if args.pause else ""))
     for n in args.sizes:
-        r = measure(n, args.stores, real, work)
+        r = measure(n, args.stores, real, work, args.pause)
+        after = f" {r['in_file_ms'][0]:.0f} / {r['in_file_ms'][1]:.0f} |" if r["in_file_ms"] else ""
         print(f"| {n:,} | {r['stored']} | {r['refused']} | {r['p50_ms']:.1f} | {r['p95_ms']:.1f} | {r['max_ms']:.1f} "
-              f"| {r['per_s']:.1f} |", flush=True)
+              f"| {r['per_s']:.1f} |{after}", flush=True)
     shutil.rmtree(work, ignore_errors=True)
     return 0
 

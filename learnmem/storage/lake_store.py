@@ -38,7 +38,8 @@ from learnmem.storage import lake, sql
 from learnmem.storage import store as file_store  # LOCK_DEADLINE_S, which a hook process lowers
 from learnmem.errors import LearnmemError, ModelMismatchError, ValidationError
 from learnmem.storage.paths import default_path, project_root
-from learnmem.storage.store import Store, guarded_query, migrated_template, new_instance, quote_literal
+from learnmem.storage.guarded import guarded_query
+from learnmem.storage.store import Store, migrated_template, new_instance, quote_literal
 from learnmem.version import VERSION
 
 if TYPE_CHECKING:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 
 from learnmem.storage import sql
+from learnmem.storage.guarded import guarded_query
 from learnmem.storage.journal import Journal
 from learnmem.errors import LearnmemError, ModelMismatchError, NotFoundError, StoreBusyError, ValidationError
 from learnmem.storage.paths import default_path, project_root  # noqa: F401 - project_root: re-exported
@@ -539,25 +540,6 @@ class Store:
                 f"({self.meta.get('embedding_dim')}-d), but {embedding_model!r} ({embedding_dim}-d) is configured; "
                 f"open it with the model {stored!r}, or run `learnmem reembed` to re-embed it"
             )
-
-
-def guarded_query(con: duckdb.DuckDBPyConnection, query: str, params: Any = None) -> pa.Table:
-    """A caller's query on `con`, a connection of an instance of its own: external access is turned off and the
-    configuration locked first, and it must be one statement that reads (Store.run_query); DuckDB's complaints
-    become ValidationError."""
-    try:
-        con.execute(sql.query("disable_external_access"))
-        con.execute(sql.query("lock_configuration"))
-        statements = con.extract_statements(query)
-        if len(statements) != 1:
-            raise ValidationError(f"query: one statement at a time; got {len(statements)}")
-        kind = statements[0].type
-        if kind != duckdb.StatementType.SELECT:  # not EXPLAIN: EXPLAIN ANALYZE runs its statement
-            raise ValidationError(f"query: only queries that read run here (SELECT, WITH, FROM, SHOW, DESCRIBE, "
-                                  f"...); got a {kind.name} statement")
-        return con.execute(query, params).to_arrow_table()
-    except duckdb.Error as error:
-        raise ValidationError(f"query: {str(error).strip()}") from error
 
 
 def set_meta(con: duckdb.DuckDBPyConnection, key: str, value: str) -> None:
