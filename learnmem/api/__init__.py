@@ -62,8 +62,8 @@ class Learnmem(GhapMethods):
         self._memory_index = MemoryIndex(self.store, dim)
         # A file's single stores wait in its journal until this folds them (learnmem.memory.pending).
         self._folder = pending.Folder(self.store) if self.store.pending is not None and not read_only else None
-        if self._folder is not None:
-            self.store.settle_with(self._fold_pending)
+        if self.store.pending is not None:
+            self.store.on_folded(self._memories_folded)
         self._accesses = memory_usage.AccessLog(self.store)
         self._code_index = code_search.CodeIndex(self.store, dim)
         self._commit_index = commit_search.CommitIndex(self.store, dim)
@@ -115,8 +115,8 @@ class Learnmem(GhapMethods):
         self._memory_index = MemoryIndex(self.store, self._memory_index.dim)
         self._code_index = code_search.CodeIndex(self.store, self._memory_index.dim)
 
-    def _fold_pending(self) -> None:
-        pending.fold(self.store, self._memory_index)
+    def _memories_folded(self, seqs: dict[str, int], stats: tuple, signature: tuple) -> None:
+        self._memory_index.folded(seqs, stats, signature)
 
     # -- memories ----------------------------------------------------------
 

@@ -29,14 +29,12 @@ from learnmem.memory.items import MAX_CONTENT_CHARS, MEMORY_CATEGORIES, Draft, M
 from learnmem.memory.records import (DeleteResult, DocGap, ForgetResult, Memory, MemoryHit, MemorySummary, SimilarMemory,
                               StoreResult)
 from learnmem.search.hybrid import NEIGHBOUR_WEIGHT, ZSCORE_ALPHA, hybrid_rank, matvec, one_blas_thread
+from learnmem.storage.memory_rows import insert_rows
 from learnmem.storage.store import Store, set_meta, utc_now
 from learnmem.storage.vectors import to_column
 
 # The width of the embedding columns (sql/migrations/001_memories.sql).
 EMBEDDING_DIM = 384
-# New memories wait in memories_recent (migration 014) until this many have gathered, then move to memories_stored
-# in one append: a store rewrites the small table's rows at close, not the last segment of all the vectors.
-FOLD_ROWS = 64
 MEMORY_TABLES = ("memories_stored", "memories_recent")  # what the view `memories` shows: deletes and updates touch both
 MAX_LIMIT = 100
 # A stored memory this close (cosine) to a current one of its category is reported as similar. bench/dedupe:
@@ -155,21 +153,6 @@ def _store_chunk(store: Store, embedder: Embedder, drafts: Sequence[Draft], supe
         return [StoreResult(result.id, result.duplicate, result.created_at,
                             f"{result.message}; supersedes {supersedes}", superseded=supersedes)]
     return _results(drafts, first_by_hash, existing, assigned, restored, restating)
-
-
-def insert_rows(con, rows: pa.Table, numbered: bool) -> list[tuple[str, int]]:
-    """Insert new memories (arrow_rows' shape): a few into memories_recent, moved on once FOLD_ROWS have gathered,
-    a batch straight into memories_stored; with `numbered` (a file), the (id, seq) each was given."""
-    con.register("new_memories", rows)
-    batch = len(rows) >= FOLD_ROWS
-    given = con.execute(sql.query("insert_memories").format(
-        table="memories_stored" if batch else "memories_recent",
-        returning="RETURNING id, seq" if numbered else "")).fetchall()
-    con.unregister("new_memories")
-    if not batch and con.execute(sql.query("recent_memory_count")).fetchone()[0] >= FOLD_ROWS:
-        con.execute(sql.query("fold_recent_memories"))
-        con.execute(sql.query("clear_folded_memories"))
-    return given
 
 
 def restatements(index: MemoryIndex, drafts: Sequence[Draft], vectors: np.ndarray) -> dict[str, tuple]:

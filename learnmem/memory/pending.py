@@ -5,9 +5,10 @@ detach) cost 25-35 ms of a ~50 ms store at 10,000 memories, whatever the memory 
 memory is checked as store_memories checks it (an exact duplicate, a restatement, the similar memories), against
 the process's snapshot, which is current: neither the file nor its journal changed since it was made. It is then
 appended to the journal (learnmem.storage.journal) and fsynced under the writer lock, and becomes the snapshot's
-last row. A Folder writes the journal into the file once stores pause for FOLD_DELAY_S, or at once when
-memories.FOLD_ROWS wait (a loop of stores); so does any operation of any process that touches the file (Store.settle), and closing the
-handle. A killed process's rows wait in the journal for the next process that opens the file read-write.
+last row. A Folder folds the journal into the file once stores pause for FOLD_DELAY_S, or the store that finds
+FOLD_ROWS waiting does (a loop of stores); so does any operation of any process that touches the file
+(Store.settle), and closing the handle. A killed process's rows wait in the journal for the next process that
+opens the file.
 
 Everything else takes store_memories' path: `supersedes`, a lake, a read-only handle, an exact duplicate (it may
 be a forgotten memory to restore), a snapshot that another process's write made stale.
@@ -23,7 +24,6 @@ import weakref
 from collections.abc import Mapping
 from typing import Any
 
-import pyarrow as pa
 import pyarrow.compute as pc
 
 from learnmem import validate
@@ -35,7 +35,7 @@ from learnmem.memory import memories
 from learnmem.memory.index import MemoryIndex
 from learnmem.memory.records import StoreResult
 from learnmem.search import keywords
-from learnmem.storage import sql
+from learnmem.storage.memory_rows import FOLD_ROWS
 from learnmem.storage.store import Store, iso, utc_now
 
 # How long stores must pause before the journal is written into the file: a burst of stores shares one fold.
@@ -74,38 +74,11 @@ def store_memory(store: Store, embedder: Embedder, index: MemoryIndex, item: Map
             waiting = len(index.pending)
     if state is None:  # another writer came first: store_memories' path sees what it wrote
         return memories.store_memory(store, embedder, index, item, supersedes, allow_secrets, commit_sha, force)
-    if waiting >= memories.FOLD_ROWS:  # a loop of stores: one append moves them on, as memories_recent's fold
+    if waiting >= FOLD_ROWS:  # a loop of stores: one append moves them on, as memories_recent's fold
         store.settle(patient=False)
     else:
         folder.poke()
     return memories.with_similar(StoreResult(memory_id, False, iso(now), "stored"), similar)
-
-
-def fold(store: Store, index: MemoryIndex) -> None:
-    """Write the journal's rows into the file in one transaction (Store.settle calls it, holding nothing or the
-    writer lock); the journal forgets them once they are committed. A row whose text the file already holds
-    (a fold killed after its commit) is not written twice."""
-    outcome: dict[str, Any] = {}
-
-    def committed() -> None:
-        store.pending.release()
-        if outcome:
-            index.folded(outcome["seqs"], outcome["stats"], store.signature())
-
-    with store.write(committed=committed) as con:
-        rows = store.pending.claim()
-        if rows is None:
-            return
-        hashes = rows.column("content_hash").to_pylist()
-        known = {digest for digest, _, _ in con.execute(sql.query("memory_ids_by_hash"), {"hashes": hashes}).fetchall()}
-        first = {}  # a text appended twice (once by a process whose snapshot could not see the journal) lands once
-        for row, digest in enumerate(hashes):
-            if digest not in known:
-                first.setdefault(digest, row)
-        if len(first) < len(hashes):
-            rows = rows.take(pa.array(sorted(first.values()), pa.int64()))
-        seqs = dict(memories.insert_rows(con, rows, numbered=True)) if rows.num_rows else {}
-        outcome.update(seqs=seqs, stats=con.execute(sql.query("memory_stats")).fetchone())
 
 
 class Folder:

@@ -10,9 +10,10 @@ Each record is one Arrow IPC stream (the rows, schema included) behind its lengt
 short by a crash was never acknowledged (its fsync had not returned), and reading stops there. Writers hold
 `<file>.lock` (Store's writer lock) around an append and around a fold, so the two never interleave.
 
-A fold renames the journal to `<file>.folding` before it writes the rows, and deletes it once they are
-committed: rows appended meanwhile start a new journal, and a fold killed half-way leaves `.folding` for the
-next, which writes only the rows the file does not hold yet (by id).
+A fold (`fold_into`, which Store.settle runs) renames the journal to `<file>.folding` before it writes the rows,
+and deletes it once they are committed: rows appended meanwhile start a new journal, and a fold killed half-way
+leaves `.folding` for the next, which writes only the rows whose text the file does not hold yet. Any handle
+folds, a read-only one included: what it writes was acknowledged already.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ import struct
 import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from learnmem.storage import sql
+from learnmem.storage.memory_rows import insert_rows
 
 if TYPE_CHECKING:  # pyarrow costs ~170 ms to import: Store imports this module, and the hook paths must not pay it
     import pyarrow as pa
@@ -91,6 +95,27 @@ class Journal:
         """The claimed rows are committed to the file: forget them."""
         self.folding.unlink(missing_ok=True)
         _sync_directory(self.path.parent)
+
+
+def fold_into(con, journal: Journal) -> tuple[dict[str, int], tuple] | None:
+    """Write the journal's claimed rows into the file on `con`, inside the caller's transaction, each text once
+    (a fold killed after its commit left them claimed); ({id: seq} of the rows written, memory_stats after), or
+    None when nothing waited. The caller releases the journal once the transaction is committed."""
+    rows = journal.claim()
+    if rows is None:
+        return None
+    hashes = rows.column("content_hash").to_pylist()
+    known = {digest for digest, _, _ in con.execute(sql.query("memory_ids_by_hash"), {"hashes": hashes}).fetchall()}
+    first: dict[str, int] = {}  # a text appended twice (by a process whose snapshot could not see the other) lands once
+    for row, digest in enumerate(hashes):
+        if digest not in known:
+            first.setdefault(digest, row)
+    if len(first) < len(hashes):
+        import pyarrow as pa
+
+        rows = rows.take(pa.array(sorted(first.values()), pa.int64()))
+    seqs = dict(insert_rows(con, rows, numbered=True)) if rows.num_rows else {}
+    return seqs, con.execute(sql.query("memory_stats")).fetchone()
 
 
 def _records(data: bytes):

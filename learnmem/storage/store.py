@@ -31,6 +31,7 @@ import duckdb
 
 from learnmem.storage import sql
 from learnmem.storage.guarded import guarded_query
+from learnmem.storage import journal
 from learnmem.storage.journal import Journal
 from learnmem.errors import LearnmemError, ModelMismatchError, NotFoundError, StoreBusyError, ValidationError
 from learnmem.storage.paths import default_path, project_root  # noqa: F401 - project_root: re-exported
@@ -162,7 +163,7 @@ class Store:
             self._alias = _aliases.setdefault(self.path, f"learnmem_{len(_aliases)}")
         self._lock_file: FileLock | None = None
         self.pending = Journal(self.path)  # memories acknowledged before they reach the file
-        self._settler: Callable[[], None] | None = None
+        self._folded: Callable[[dict[str, int], tuple, tuple], None] | None = None
         self._settling = threading.local()
         if read_only and not self.path.is_file():
             raise NotFoundError(f"path: no learnmem file at {self.path} (create it with `learnmem init`, or open it read-write once)")
@@ -242,28 +243,49 @@ class Store:
         """This process's lock of the file: its threads' operations on it take turns (the memory index shares it)."""
         return self._process_lock
 
-    def settle_with(self, fold: Callable[[], None]) -> None:
-        """`fold` writes the journal's rows into the file (learnmem.memory.pending): every operation that touches
-        the file calls it first while the journal holds rows, so nothing acknowledged is missed by a read."""
-        self._settler = fold
+    def on_folded(self, callback: Callable[[dict[str, int], tuple, tuple], None]) -> None:
+        """`callback(seqs, stats, signature)` after each fold of the journal: the ids written and their numbers,
+        memory_stats and the file's signature after (the process's memory snapshot keeps up with it)."""
+        self._folded = callback
 
     def settle(self, patient: bool = True) -> bool:
-        """Fold the journal into the file if it holds rows; whether nothing waits in it now. A read-only handle
-        cannot fold: it reads the file as the last fold left it.
+        """Fold the journal (learnmem.storage.journal) into the file if it holds rows; whether nothing waits in
+        it now. Every operation that touches the file settles first, so no read misses an acknowledged row.
 
         Patient (before a write, which needs the file anyway): waits for the file as a write does, and raises
         StoreBusyError as it does. Impatient (before a read, in the background, at close): gives another process
         that holds the file (the DuckDB CLI) SETTLE_PATIENCE_S, then leaves the rows in the journal and returns
-        False: the read goes on with what the file holds, and no thread of this process waits LOCK_DEADLINE_S."""
-        if self._settler is None or self.read_only or getattr(self._settling, "deadline", None) is not None:
-            return not self.pending.holds_rows()
+        False: the read goes on with what the file holds, and no thread of this process waits LOCK_DEADLINE_S.
+        A read-only handle folds too (the rows were acknowledged; it writes nothing of its own), impatiently,
+        and reads the file as it is when it cannot (a file it may not write, say)."""
+        if getattr(self._settling, "deadline", None) is not None:  # this fold's own connection
+            return False
         if not self.pending.holds_rows():
             return True
+        patient = patient and not self.read_only
         self._settling.deadline = LOCK_DEADLINE_S if patient else SETTLE_PATIENCE_S
+        outcome = None
+
+        def committed() -> None:
+            self.pending.release()
+            if outcome is not None and self._folded is not None:
+                self._folded(*outcome, self.signature())
+
         try:
-            self._settler()
+            with self._writer(committed) as con:
+                con.begin()
+                try:
+                    outcome = journal.fold_into(con, self.pending)
+                    con.commit()
+                except BaseException:
+                    con.rollback()
+                    raise
         except StoreBusyError:
             if patient:
+                raise
+            return False
+        except (LearnmemError, OSError):
+            if not self.read_only:
                 raise
             return False
         finally:

@@ -12,7 +12,8 @@ import learnmem
 from learnmem.search import hybrid as search
 from learnmem.embedding.embed import HashingEmbedder
 from learnmem.errors import NotFoundError, ValidationError
-from learnmem.memory import memories
+from learnmem.memory import memories, pending
+from learnmem.storage import memory_rows
 
 # Single stores that fold into the big table in this module's test of it (memories.FOLD_ROWS is 64).
 FOLD_ROWS = 5
@@ -169,7 +170,8 @@ def test_single_stores_gather_in_the_small_table_and_move_to_the_big_one_togethe
     append; a batch of FOLD_ROWS or more goes there at once; the view `memories`, listing and retrieval (this
     handle's, kept current by its own writes, and another's) see every one once. FOLD_ROWS is made small: the
     rule is the same, and 67 single stores took ~30 s on a lake."""
-    monkeypatch.setattr(memories, "FOLD_ROWS", FOLD_ROWS)
+    monkeypatch.setattr(memory_rows, "FOLD_ROWS", FOLD_ROWS)
+    monkeypatch.setattr(pending, "FOLD_ROWS", FOLD_ROWS)
     halves = "SELECT (SELECT count(*) FROM memories_stored), (SELECT count(*) FROM memories_recent)"
     other = open_again(embedder=HashingEmbedder())
     assert other.retrieve_memories("warm-up") == []  # its snapshot: empty, loaded

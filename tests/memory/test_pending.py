@@ -18,6 +18,7 @@ import learnmem
 from learnmem.embedding.embed import HashingEmbedder
 from learnmem.memory import pending
 from learnmem.memory.index import MemorySnapshot
+from learnmem.storage import memory_rows
 from learnmem.storage.journal import Journal
 
 
@@ -72,6 +73,16 @@ def test_any_read_of_the_file_folds_the_journal_first(hashed_lm):
     assert not hashed_lm.store.pending.holds_rows()
 
 
+def test_a_read_only_handle_folds_what_was_acknowledged(hashed_lm):
+    # A hook's view and `learnmem recall` open the file read-only: what they write is what was acknowledged already.
+    hashed_lm._folder.delay_s = 60
+    stored = hashed_lm.store_memory("The release branch is cut on Thursdays", "fact")
+    reader = learnmem.open(hashed_lm.path, read_only=True, embedder=HashingEmbedder())
+    assert reader.get_memory(stored.id).content == "The release branch is cut on Thursdays"
+    assert not hashed_lm.store.pending.holds_rows()
+    assert [hit.id for hit in hashed_lm.retrieve_memories("release branch")] == [stored.id]
+
+
 def test_another_handle_sees_the_journal_and_refuses_its_duplicate(hashed_lm, open_again):
     hashed_lm._folder.delay_s = 60
     other = open_again(embedder=HashingEmbedder())
@@ -86,7 +97,8 @@ def test_another_handle_sees_the_journal_and_refuses_its_duplicate(hashed_lm, op
 def test_a_loop_of_single_stores_never_reloads_the_snapshot_and_folds_every_fold_rows(hashed_lm, monkeypatch):
     # What makes a store fast, counted rather than timed: after the first load, the snapshot is extended by each
     # store and kept across this process's folds (every FOLD_ROWS stores), never read back from the file.
-    monkeypatch.setattr(pending.memories, "FOLD_ROWS", 8)
+    monkeypatch.setattr(memory_rows, "FOLD_ROWS", 8)
+    monkeypatch.setattr(pending, "FOLD_ROWS", 8)
     hashed_lm._folder.delay_s = 60
     assert hashed_lm.retrieve_memories("warm") == []
     loads = []
