@@ -51,15 +51,18 @@ def store_memory(store: Store, embedder: Embedder, index: MemoryIndex, item: Map
                  folder: Folder | None) -> StoreResult:
     """memories.store_memory's result; a new memory of a file is acknowledged once in the journal (`folder`
     folds it into the file)."""
-    if folder is None or supersedes is not None or store.pending is None or store.read_only:
+    def ordinary() -> StoreResult:
         return memories.store_memory(store, embedder, index, item, supersedes, allow_secrets, commit_sha, force)
+
+    if folder is None or supersedes is not None or store.pending is None or store.read_only:
+        return ordinary()
     validate.flag("allow_secrets", allow_secrets)
     validate.flag("force", force)
     draft = memory_items.draft(item, "", allow_secrets)
     vectors, passage_vectors = passages.embed_texts(embedder, [draft.content])
     snapshot = index.snapshot()
     if pc.index(snapshot.table.column("content_hash"), draft.content_hash).as_py() >= 0:  # stored, maybe forgotten
-        return memories.store_memory(store, embedder, index, item, supersedes, allow_secrets, commit_sha, force)
+        return ordinary()
     restated_by, similar = memories.checked_alone(snapshot, draft, vectors[0], force)
     if restated_by is not None:
         return memories.restated(*restated_by)
@@ -73,8 +76,10 @@ def store_memory(store: Store, embedder: Embedder, index: MemoryIndex, item: Map
             index.add_pending(rows, state)
             waiting = len(index.pending)
     if state is None:  # another writer came first: store_memories' path sees what it wrote
-        return memories.store_memory(store, embedder, index, item, supersedes, allow_secrets, commit_sha, force)
-    if waiting >= FOLD_ROWS:  # a loop of stores: one append moves them on, as memories_recent's fold
+        return ordinary()
+    # A loop of stores: every FOLD_ROWS, one fold moves them on (as memories_recent's own fold). When the file is
+    # held elsewhere the rows keep waiting, and the next try is FOLD_ROWS stores later, not at every store.
+    if waiting % FOLD_ROWS == 0:
         store.settle(patient=False)
     else:
         folder.poke()
