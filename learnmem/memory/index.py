@@ -299,6 +299,9 @@ class MemoryIndex:
         self.store.settle(patient=False)  # the journal's rows, ours or another process's, go to the file first
         if self.is_current():  # the fold was this process's own, and kept the snapshot
             return self._snapshot
+        # When the fold could not have the file (held by another process), the snapshot is the file's alone and the
+        # journal's state is taken as seen: rows waiting in it are not in the snapshot until a fold lands, and a
+        # store meanwhile is checked without them (the fold still writes each text once).
         self.pending = []
         journal = self.store.pending
         journal_state = None if journal is None else journal.state()
