@@ -205,11 +205,15 @@ class MemorySnapshot:
 
     def similarity(self, query_vector: np.ndarray) -> np.ndarray:
         """Each memory's cosine to the query: of its best passage when it has several."""
-        scores = matvec(self.vectors, query_vector)
-        with one_blas_thread():
-            if len(self.passages.owners):
-                np.maximum.at(scores, self.passages.owners, self.passages.vectors @ query_vector)
-        return scores
+        return self.best_passages(matvec(self.vectors, query_vector), query_vector)
+
+    def best_passages(self, cosines: np.ndarray, query_vector: np.ndarray) -> np.ndarray:
+        """`cosines` (each memory's vector against the query), raised in place to the best passage's for the
+        memories that have several."""
+        if len(self.passages.owners):
+            with one_blas_thread():
+                np.maximum.at(cosines, self.passages.owners, self.passages.vectors @ query_vector)
+        return cosines
 
     def eligible(self, category: str | None, tags: tuple[str, ...], include_superseded: bool = False,
                  origin: MemoryFilter | None = None) -> np.ndarray:

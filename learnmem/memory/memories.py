@@ -28,7 +28,7 @@ from learnmem.memory import items as memory_items
 from learnmem.memory.items import MAX_CONTENT_CHARS, MEMORY_CATEGORIES, Draft, MemoryFilter
 from learnmem.memory.records import (DeleteResult, DocGap, ForgetResult, Memory, MemoryHit, MemorySummary, SimilarMemory,
                               StoreResult)
-from learnmem.search.hybrid import NEIGHBOUR_WEIGHT, ZSCORE_ALPHA, hybrid_rank, matvec, one_blas_thread
+from learnmem.search.hybrid import NEIGHBOUR_WEIGHT, ZSCORE_ALPHA, hybrid_rank, matvec
 from learnmem.storage.memory_rows import insert_rows
 from learnmem.storage.store import Store, set_meta, utc_now
 from learnmem.storage.vectors import to_column
@@ -210,10 +210,7 @@ def checked_alone(snapshot: MemorySnapshot, draft: Draft, vector: np.ndarray, fo
     eligible = snapshot.eligible(draft.category, ())
     restated_by = None
     if not force and not draft.is_turn:
-        scores = cosines.copy()
-        if len(snapshot.passages.owners):  # a long memory's best passage, as snapshot.similarity()
-            with one_blas_thread():
-                np.maximum.at(scores, snapshot.passages.owners, snapshot.passages.vectors @ vector)
+        scores = snapshot.best_passages(cosines.copy(), vector)  # as snapshot.similarity(); `similar` wants cosines
         rows = np.flatnonzero(eligible & (scores >= dedupe.DUPLICATE_THRESHOLD))
         restated_by = _first_restated(snapshot, draft.content, rows, scores[rows])
     return restated_by, _closest(snapshot, cosines, eligible)

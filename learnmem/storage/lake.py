@@ -153,7 +153,7 @@ def attach(con: duckdb.DuckDBPyConnection, location: LakeLocation, alias: str = 
     NotFoundError or ValidationError (module docstring)."""
     import duckdb
 
-    from learnmem.storage.store import load_extension, quote_literal
+    from learnmem.storage.extensions import load_extension, quote_literal
 
     for name in ("postgres_scanner", "ducklake"):
         load_extension(con, name)
@@ -258,7 +258,7 @@ class Layout:
 
 def enter(con: duckdb.DuckDBPyConnection, layout: Layout) -> None:
     """Make `layout`'s schemas the ones `con`'s unqualified names resolve in."""
-    from learnmem.storage.store import quote_literal
+    from learnmem.storage.extensions import quote_literal
 
     con.execute(sql.query("set_search_path").format(path=quote_literal(layout.search_path)))
 

@@ -39,7 +39,8 @@ from learnmem.storage import store as file_store  # LOCK_DEADLINE_S, which a hoo
 from learnmem.errors import LearnmemError, ModelMismatchError, ValidationError
 from learnmem.storage.paths import default_path, project_root
 from learnmem.storage.guarded import guarded_query
-from learnmem.storage.store import Store, migrated_template, new_instance, quote_literal
+from learnmem.storage.extensions import quote_literal
+from learnmem.storage.store import Store, migrated_template, new_instance
 from learnmem.version import VERSION
 
 if TYPE_CHECKING:

@@ -16,7 +16,6 @@ checkpoints and releases the file like a close.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import random
 import threading
@@ -30,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 
 from learnmem.storage import sql
+from learnmem.storage.extensions import quote_literal
 from learnmem.storage.guarded import guarded_query
 from learnmem.storage import journal
 from learnmem.storage.journal import Journal
@@ -76,31 +76,6 @@ def iso(moment: datetime) -> str:
 def utc_now() -> datetime:
     """Now in UTC as a naive datetime, the form every TIMESTAMP column holds."""
     return datetime.now(timezone.utc).replace(tzinfo=None)
-
-
-def extension_path(name: str) -> Path:
-    """The binary of a DuckDB extension shipped in its PyPI wheel (`duckdb-extension-<name>`)."""
-    package = f"duckdb_extension_{name}"
-    spec = importlib.util.find_spec(package)
-    binary = None
-    if spec and spec.origin:
-        binary = Path(spec.origin).parent / "extensions" / f"v{duckdb.__version__}" / f"{name}.duckdb_extension"
-    if binary is None or not binary.is_file():
-        raise LearnmemError(
-            f"DuckDB extension {name!r} is not installed for duckdb {duckdb.__version__}: "
-            f"pip install duckdb-extension-{name}=={duckdb.__version__}"
-        )
-    return binary
-
-
-def load_extension(con: duckdb.DuckDBPyConnection, name: str) -> None:
-    """LOAD an extension from its wheel's binary (signed; no network)."""
-    con.execute(sql.query("load_extension").format(path=quote_literal(str(extension_path(name)))))
-
-
-def quote_literal(text: str) -> str:
-    """A SQL string literal, for the statements that take no parameters (ATTACH, LOAD)."""
-    return "'" + text.replace("'", "''") + "'"
 
 
 _host_instance: tuple[int, duckdb.DuckDBPyConnection] | None = None
@@ -272,14 +247,8 @@ class Store:
                 self._folded(*outcome, self.signature())
 
         try:
-            with self._writer(committed) as con:
-                con.begin()
-                try:
-                    outcome = journal.fold_into(con, self.pending)
-                    con.commit()
-                except BaseException:
-                    con.rollback()
-                    raise
+            with self._transaction(committed) as con:
+                outcome = journal.fold_into(con, self.pending)
         except StoreBusyError:
             if patient:
                 raise
@@ -295,8 +264,7 @@ class Store:
     def append_pending(self, rows: pa.Table, still_current: Callable[[], bool]) -> tuple | None:
         """Append `rows` to the journal under the writer lock, if `still_current()` holds there (the caller's
         view of the file and the journal is unchanged); the journal's new state, or None when it did not hold."""
-        if self.read_only:
-            raise LearnmemError(f"{self.path} was opened read-only: open it with read_only=False to change it")
+        self._refuse_read_only("change it")
         with self._process_lock, self._writer_lock():
             if not still_current():
                 return None
@@ -361,8 +329,7 @@ class Store:
         """Put a fresh copy of the file in its place, under the writer lock. DuckDB reuses the blocks that
         deleted rows leave free but never clears them: only a rewritten file no longer holds their bytes
         (forget(hard=True)). A reader that attaches meanwhile sees the old file or the new one, whole."""
-        if self.read_only:
-            raise LearnmemError(f"{self.path} was opened read-only: open it with read_only=False to rewrite it")
+        self._refuse_read_only("rewrite it")
         self.settle()
         fresh = Path(f"{self.path}.rewrite")
         with self._process_lock, self._writer_lock():
@@ -416,8 +383,17 @@ class Store:
         """A read-write connection inside one transaction: committed on success, rolled back on error.
         `committed` is called once the transaction has committed and the file is detached, before the writer
         lock is released: what it reads of the file (its signature) is this write's doing alone."""
+        self._refuse_read_only("change it")
+        with self._transaction(committed) as con:
+            yield con
+
+    def _refuse_read_only(self, action: str) -> None:
         if self.read_only:
-            raise LearnmemError(f"{self.path} was opened read-only: open it with read_only=False to change it")
+            raise LearnmemError(f"{self.path} was opened read-only: open it with read_only=False to {action}")
+
+    @contextmanager
+    def _transaction(self, committed: Callable[[], None] | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+        """write's transaction, which a fold of the journal (settle) runs on a read-only handle too."""
         with self._writer(committed) as con:
             con.begin()
             try:

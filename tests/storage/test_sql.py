@@ -11,7 +11,7 @@ import pytest
 
 from learnmem.memory.memories import MEMORY_TABLES
 from learnmem.storage import sql
-from learnmem.storage.store import extension_path
+from learnmem.storage.extensions import extension_path
 
 PREPARABLE = {duckdb.StatementType.SELECT, duckdb.StatementType.INSERT, duckdb.StatementType.DELETE, duckdb.StatementType.UPDATE}
 REPO = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ import duckdb
 import pytest
 
 import learnmem
-from learnmem.storage import sql, store
+from learnmem.storage import extensions, sql, store
 from learnmem.embedding.embed import HashingEmbedder
 from learnmem.errors import LearnmemError, ModelMismatchError, NotFoundError, StoreBusyError
 
@@ -185,7 +185,7 @@ def test_init_project_creates_the_file_and_ignores_it(tmp_path, monkeypatch):
 @pytest.mark.parametrize("name", ["vss", "fts"])
 def test_extensions_load_from_their_wheels(tmp_path, name):
     con = duckdb.connect(str(tmp_path / "x.duckdb"), config={"autoinstall_known_extensions": False})
-    store.load_extension(con, name)
+    extensions.load_extension(con, name)
     loaded = con.execute("SELECT loaded FROM duckdb_extensions() WHERE extension_name = ?", [name]).fetchone()
     con.close()
     assert loaded == (True,)
