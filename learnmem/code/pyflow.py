@@ -8,7 +8,13 @@ generator. Assignments, calls (arguments bound to parameters, return values to t
 `super()` and attribute lookups through the MRO add to those sets until nothing changes; a call's targets are
 then the defs its callee can hold. So `a = func; a()`, a function passed as an argument, returned, stored in a
 dict or a list, wrapped by a decorator, bound by `functools.partial`, kept on `self` in `__init__`, or
-inherited, is followed to its def.
+inherited, is followed to its def. A def that returns a parameter as it was given it (`return fn`, `return self`)
+gives each call back its own argument rather than every value any call passed (a summary standing in for
+context sensitivity: registering decorators and fluent methods are everywhere).
+
+The answer depends on the facts alone: each fact reads the sets as they were before it ran, the facts run in
+a fixed order, and a set that cannot take all its new values keeps the first in a fixed order, so two
+processes (whose string hashing, and so set iteration, differ) store the same call graph.
 
 Not followed (the call then stays as names alone resolve it): `eval`/`exec`, `getattr`/`setattr` with computed
 names, monkey-patching from outside the project, `__getattr__`, metaclasses, descriptors other than
@@ -59,6 +65,7 @@ class Flow:
             for scope, target, _ in facts["assigns"]:
                 if target[0] == "name":
                     self.bound_names[(module, scope)].add(target[1])
+        self.passes = self._passes(modules)
         self.imports: dict[tuple, tuple] = {}
         for module, records in imports.items():
             for record in records:
@@ -70,6 +77,9 @@ class Flow:
         self.slot_keys: dict[tuple, set] = defaultdict(set)  # (module, container) -> its slots' keys
         self.reading: set | None = None
         self.changed_keys: set = set()
+        self.adding: dict[tuple, set] = {}  # what the fact being run adds, applied when it ends (see _flush)
+        self.bound: dict[tuple, tuple] = {}  # (call, def, receiver) -> the argument values last bound there
+        self.returned: dict[tuple, int] = {}  # (call, def) -> how many return values the call last took
         self.called: dict[tuple, set] = defaultdict(set)
         self.generators = {(m, f) for m, facts in modules.items() for f, _ in facts["yields"]}
         # (module, def) -> "staticmethod" | "classmethod" | "property", from the decorators it is written with
@@ -105,6 +115,7 @@ class Flow:
             for number in sorted(pending):
                 self.reading = set()
                 self._run(*jobs[number])
+                self._flush()
                 for key in self.reading:
                     readers[key].add(number)
             self.reading = None
@@ -126,7 +137,8 @@ class Flow:
             if values:
                 self._store(module, scope, target, values)
         elif kind == "returns":
-            self._add(("ret", module, fact[0]), self.eval(module, fact[0], fact[1]))
+            if not (fact[1] and fact[1][0] == "name" and fact[1][1] in self.passes.get((module, fact[0]), ())):
+                self._add(("ret", module, fact[0]), self.eval(module, fact[0], fact[1]))
         elif kind == "yields":
             self._add(("yield", module, fact[0]), self.eval(module, fact[0], fact[1]))
         else:
@@ -140,17 +152,34 @@ class Flow:
         return self.sets.get(key, _NOTHING)
 
     def _add(self, key: tuple, values) -> None:
-        if key[0] == "slot" and key not in self.sets:
-            self.slot_keys[key[1:3]].add(key[3])
-            self.changed_keys.add(("slots", key[1], key[2]))
-        held = self.sets[key]
-        before = len(held)
-        for value in values:
-            if len(held) >= MAX_VALUES:
-                break
-            held.add(value)
-        if len(held) != before:
+        """Note that `values` flow into `key`; they are added when the fact being run ends."""
+        if not values:
+            return
+        held = self.sets.get(key)
+        if held is not None and (len(held) >= MAX_VALUES or values <= held):
+            return
+        adding = self.adding.get(key)
+        if adding is None:
+            self.adding[key] = set(values)
+        else:
+            adding |= values
+
+    def _flush(self) -> None:
+        """Add what the fact just run found. A fact reads the sets as they were before it ran, and a set that
+        cannot take every new value keeps the first in a fixed order, so that what is solved depends on the
+        facts alone, never on the order sets happen to iterate in (string hashing differs per process)."""
+        for key, values in self.adding.items():
+            if key[0] == "slot" and key not in self.sets:
+                self.slot_keys[key[1:3]].add(key[3])
+                self.changed_keys.add(("slots", key[1], key[2]))
+            held = self.sets[key]
+            new = values - held
+            room = MAX_VALUES - len(held)
+            if not new or room <= 0:
+                continue
+            held.update(new if len(new) <= room else sorted(new, key=repr)[:room])
             self.changed_keys.add(key)
+        self.adding = {}
 
     def _store(self, module: str, scope: str, target: list, values: set) -> None:
         kind = target[0]
@@ -181,7 +210,7 @@ class Flow:
             for argument in [*args, *kwargs.values()]:
                 for value in self.eval(module, scope, argument):
                     if value[0] in ("def", "bound", "inst"):
-                        self._call_value(key, value, module, scope, [], {})
+                        self._call_value(key, value, module, scope, args, ([], {}))
         if builtin in _ITEM_KEEPING_BUILTINS and args:
             self._result(key, {v for v in self.eval(module, scope, args[0]) if v[0] in ("cont", "gen")})
         if builtin == "next" and args:
@@ -190,14 +219,18 @@ class Flow:
             # staticmethod, classmethod, property, functools.wraps(f), a library's registering decorator: the
             # name keeps the def (a wrapping decorator of the project is followed instead).
             self._result(key, self.eval(module, scope, args[0]))
-        for value in values:
-            self._call_value(key, value, module, scope, args, kwargs)
+        if values:
+            arguments = ([self.eval(module, scope, arg) for arg in args],
+                         {name: self.eval(module, scope, expression) for name, expression in kwargs.items()})
+            for value in values:
+                self._call_value(key, value, module, scope, args, arguments)
 
-    def _call_value(self, key: tuple, value: tuple, module: str, scope: str, args: list, kwargs: dict) -> None:
-        """The call `key` reaching `value` (a def, a bound method, an instance...)."""
+    def _call_value(self, key: tuple, value: tuple, module: str, scope: str, args: list, arguments: tuple) -> None:
+        """The call `key` reaching `value` (a def, a bound method, an instance...) with `arguments`: the values of
+        its positional and keyword arguments (`args` are their expressions)."""
         kind = value[0]
         if kind == "def" and self.kind.get(value[1:]) == "function":
-            self._reach(key, value, None, module, scope, args, kwargs)
+            self._reach(key, value, None, arguments)
         elif kind == "def" and self.kind.get(value[1:]) == "class":
             instance = ("inst", value[1], value[2])
             self._result(key, {instance})
@@ -207,13 +240,13 @@ class Flow:
             # class itself when none is defined in the project.
             self.called[key].update(inits or [value])
             for init in inits:
-                self._bind(init, instance, module, scope, args, kwargs)
+                self._bind(key, init, instance, arguments)
         elif kind == "bound":
-            self._reach(key, ("def", value[1], value[2]), value[3], module, scope, args, kwargs)
+            self._reach(key, ("def", value[1], value[2]), value[3], arguments)
         elif kind == "inst":
             for method in self._lookup_class(value[1], value[2], "__call__"):
                 if method[0] == "def":
-                    self._reach(key, method, value, module, scope, args, kwargs)
+                    self._reach(key, method, value, arguments)
         elif kind == "ext" and value[1] == "functools.partial" and args:
             self._result(key, self.eval(module, scope, args[0]))
 
@@ -259,27 +292,58 @@ class Flow:
             elif method == "items":
                 self._result(key, {("items", owner[1], owner[2])})
 
-    def _reach(self, key: tuple, function: tuple, receiver, module: str, scope: str, args: list, kwargs: dict):
-        self.called[key].add(function)
-        self._bind(function, receiver, module, scope, args, kwargs)
-        self._result(key, self._get(("ret", function[1], function[2])))
-        if function[1:] in self.generators:
-            self._result(key, {("gen", function[1], function[2])})
+    def _reach(self, key: tuple, function: tuple, receiver, arguments: tuple) -> None:
+        called = self.called[key]
+        if function not in called:
+            called.add(function)
+            if function[1:] in self.generators:
+                self._result(key, {("gen", function[1], function[2])})
+        self._bind(key, function, receiver, arguments)
+        passed = self.passes.get(function[1:])
+        if passed:
+            for name, held in self._parameter_values(function, receiver, arguments):
+                if name in passed:
+                    self._result(key, held)
+        returned = self._get(("ret", function[1], function[2]))
+        # Sets only grow, so one of the size the call last took is the same set: nothing new to take.
+        if returned and self.returned.get((key, function)) != len(returned):
+            self.returned[(key, function)] = len(returned)
+            self._result(key, returned)
 
     def _result(self, key: tuple, values) -> None:
         self._add(("result", *key), values)
 
-    def _bind(self, function: tuple, receiver, module: str, scope: str, args: list, kwargs: dict) -> None:
-        parameters = self.params.get(function[1:], [])
-        positional = [name for name, kind in parameters if not kind]
-        values = [{receiver}] if receiver is not None else []
-        values += [self.eval(module, scope, arg) for arg in args]
-        for name, held in zip(positional, values):
-            if held:
-                self._add(("var", function[1], function[2], name), held)
-        for name, expression in kwargs.items():
-            if name in positional:
-                self._add(("var", function[1], function[2], name), self.eval(module, scope, expression))
+    def _bind(self, key: tuple, function: tuple, receiver, arguments: tuple) -> None:
+        """The call `key`'s arguments (and receiver) bound to the parameters of `function`."""
+        if self.bound.get((key, function, receiver)) == arguments:
+            return  # bound already with these very values (a call reached again when something else changed)
+        self.bound[(key, function, receiver)] = arguments
+        for name, held in self._parameter_values(function, receiver, arguments):
+            self._add(("var", function[1], function[2], name), held)
+
+    def _parameter_values(self, function: tuple, receiver, arguments: tuple) -> list[tuple[str, set]]:
+        """(parameter, values) for each named parameter of `function` a call gives a value."""
+        positional = [name for name, kind in self.params.get(function[1:], []) if not kind]
+        args, kwargs = arguments
+        values = [{receiver}, *args] if receiver is not None else args
+        return [*zip(positional, values), *((name, held) for name, held in kwargs.items() if name in positional)]
+
+    @staticmethod
+    def _passes(modules: dict[str, dict]) -> dict[tuple, set]:
+        """(module, def) -> the parameters it returns as it was given them (`return fn`, `return self`), each
+        assigned nowhere in the def. A call of such a def gets back what it passed there, not every value any
+        call passed (a decorator that registers its function and returns it leaves each name its own def)."""
+        passes: dict[tuple, set] = {}
+        for module, facts in modules.items():
+            parameters = {qualified: {name for name, kind in params if not kind}
+                          for qualified, _, _, params in facts["defs"]}
+            assigned = {(scope, target[1]) for scope, target, expression in facts["assigns"]
+                        if target[0] == "name" and expression}
+            for function, expression in facts["returns"]:
+                if expression and expression[0] == "name" and expression[1] in parameters.get(function, ()) \
+                        and (function, expression[1]) not in assigned:
+                    passes.setdefault((module, function), set()).add(expression[1])
+        return passes
 
     # ------------------------------------------------------------------ evaluating
 
@@ -463,7 +527,8 @@ class Flow:
             return [(module, qualified)]
         bases = []
         for expression in self.facts.get(module, {}).get("bases", {}).get(qualified, []):
-            for value in self.eval(module, self.parent.get((module, qualified), ""), expression):
+            values = self.eval(module, self.parent.get((module, qualified), ""), expression)
+            for value in (sorted(values, key=repr) if len(values) > 1 else values):  # a fixed order, as in _flush
                 if value[0] == "def" and self.kind.get(value[1:]) == "class" and value[1:] not in bases:
                     bases.append(value[1:])
         return [(module, qualified)] + _merge([self._mro(m, q, depth + 1) for m, q in bases] + [bases])

@@ -9,6 +9,10 @@ equals the one a clean index makes.
 
 from __future__ import annotations
 
+import ast
+import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -91,6 +95,11 @@ FILES = {
             return 1
 
 
+        @tagged
+        def other():
+            return 2
+
+
         def aliases():
             s = make_slug
             t = s
@@ -144,6 +153,9 @@ FILES = {
             def describe(self):
                 return self.area()
 
+            def chain(self):
+                return self
+
 
         class Square(Base):
             def __init__(self, side, printer):
@@ -192,6 +204,11 @@ FILES = {
             return text
 
 
+        def fluent():
+            Fancy(1, None).chain()
+            return Square(1, None).chain().describe()
+
+
         def show_with_printer():
             return Square(1, printer_of).show()
         """,
@@ -225,7 +242,8 @@ def callees(lm: learnmem.Learnmem, unit: str) -> set[str]:
     ("app.commands.through_lambda", {"app.commands.through_lambda.twice"}),
     ("app.commands.through_lambda.twice", {"app.util.shout"}),
     ("app.commands.through_partial", {"app.util.apply"}),
-    # a wrapping decorator calls its wrapper; a registering or tagging one leaves the def itself
+    # a wrapping decorator calls its wrapper; a registering or tagging one leaves the def itself (each name its
+    # own def: `tagged` returns what it is given, so plain() is not also other())
     ("app.commands.decorated", {"app.util.logged.wrapper", "app.commands.plain", "app.commands.add"}),
     ("app.util.logged.wrapper", {"app.commands.greet"}),
     ("app.registry.run", {"app.commands.add"}),  # stored in a dict by a decorator, called by key
@@ -258,6 +276,13 @@ def test_an_instance_attribute_set_in_init_is_followed(indexed):
     assert callees(indexed, "app.shapes.Square.show") == {"app.shapes.Square.label", "app.shapes.printer_of"}
     assert "app.shapes.Square.show" in {f"{e.caller_module}.{e.caller_qualified_name}"
                                          for e in indexed.find_callers("app.shapes.printer_of", project=PROJECT)}
+
+
+def test_a_def_returning_its_parameter_gives_each_call_its_own_argument(indexed):
+    # `chain` returns self: the Square's chain() is a Square, whose describe() is Base's, never the Fancy's
+    # (Mixin.describe), though a Fancy reaches chain() too.
+    assert callees(indexed, "app.shapes.fluent") == {"app.shapes.Square.__init__", "app.shapes.Base.chain",
+                                                     "app.shapes.Base.describe"}
 
 
 def test_what_cannot_be_known_is_not_claimed(indexed):
@@ -295,3 +320,45 @@ def test_a_file_nested_deeper_than_the_walks_keeps_its_units(tmp_path):
     result = lm.index_codebase(tree, project=PROJECT, progress=False)
     assert result.files_indexed == 2 and result.files_failed == 0
     assert callees(lm, "main.g") == {"table.f"}
+
+
+DYNAMIC = """
+def call(fn):
+    return fn()
+
+
+{defs}
+
+HANDLERS = [{names}]
+for handler in HANDLERS:
+    call(handler)
+"""
+
+EDGES_OF_CALL = """
+import sys
+import learnmem
+from learnmem.embedding.embed import HashingEmbedder
+lm = learnmem.open(sys.argv[1], embedder=HashingEmbedder())
+lm.index_codebase(sys.argv[2], project="flow", progress=False)
+print(sorted(e.callee_qualified_name for e in lm.find_callees("table.call", project="flow") if e.callee_module))
+"""
+
+
+def test_the_call_graph_does_not_depend_on_string_hashing(tmp_path):
+    """A name holding more values than a set keeps (pyflow.MAX_VALUES) keeps the same ones in every process:
+    two processes with different hash seeds index the same tree and store the same edges."""
+    from learnmem.code.pyflow import MAX_VALUES
+
+    count = MAX_VALUES + 20
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "table.py").write_text(DYNAMIC.format(
+        defs="\n\n".join(f"def handler_{i}():\n    return {i}\n" for i in range(count)),
+        names=", ".join(f"handler_{i}" for i in range(count))))
+    runs = []
+    for seed in ("1", "2", "3"):
+        done = subprocess.run([sys.executable, "-c", EDGES_OF_CALL, str(tmp_path / f"{seed}.duckdb"), str(tree)],
+                              capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": seed}, check=True)
+        runs.append(done.stdout)
+    assert len(ast.literal_eval(runs[0])) == MAX_VALUES
+    assert runs[0] == runs[1] == runs[2]
