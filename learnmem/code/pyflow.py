@@ -77,6 +77,9 @@ class Flow:
         self.slot_keys: dict[tuple, set] = defaultdict(set)  # (module, container) -> its slots' keys
         self.reading: set | None = None
         self.changed_keys: set = set()
+        self.scopes: dict[tuple, tuple] = {}  # (module, scope, name) -> where it is bound (_binding_scope)
+        self.mros: dict[tuple, tuple] = {}  # (module, class) -> (its MRO, the keys read to find it)
+        self.mro_reads: set = set()  # every key a cached MRO was found from: when one changes, the cache goes
         self.adding: dict[tuple, set] = {}  # what the fact being run adds, applied when it ends (see _flush)
         self.bound: dict[tuple, tuple] = {}  # (call, def, receiver) -> the argument values last bound there
         self.returned: dict[tuple, int] = {}  # (call, def) -> how many return values the call last took
@@ -179,6 +182,8 @@ class Flow:
                 continue
             held.update(new if len(new) <= room else sorted(new, key=repr)[:room])
             self.changed_keys.add(key)
+            if key in self.mro_reads:
+                self.mros, self.mro_reads = {}, set()
         self.adding = {}
 
     def _store(self, module: str, scope: str, target: list, values: set) -> None:
@@ -408,19 +413,15 @@ class Flow:
     def _name(self, module: str, scope: str, name: str) -> set:
         """A name as Python looks it up: the scope, its enclosing defs (not class bodies), the module, its
         imports; nothing for a builtin."""
-        current = scope
-        first = True
-        while True:
-            is_class = self.kind.get((module, current)) == "class"
-            if (first or not is_class) and name in self.bound_names.get((module, current), ()):
-                if current == "" and (module, name) in self.imports and not self._get(("var", module, "", name)):
-                    return self._imported(module, name)
-                return set(self._get(("var", module, current, name)))
-            if current == "":
-                break
-            first = False
-            current = self.parent.get((module, current), "")
-        if (module, name) in self.imports:
+        where = self.scopes.get((module, scope, name))
+        if where is None:
+            where = self.scopes[(module, scope, name)] = self._binding_scope(module, scope, name)
+        if where[0] == "var":
+            return set(self._get(where[1]))
+        if where[0] == "import":  # the module binds it by an import, and may assign it too
+            held = self._get(("var", module, "", name))
+            return set(held) if held else self._imported(module, name)
+        if where[0] == "imported":
             return self._imported(module, name)
         for star in reversed(self.stars.get(module, ())):  # the later `import *` binds the name
             if star in self.facts:
@@ -428,6 +429,23 @@ class Flow:
                 if found:
                     return found
         return set()
+
+    def _binding_scope(self, module: str, scope: str, name: str) -> tuple:
+        """Where `name` read in `scope` is bound, which the facts alone decide: ("var", its key), ("import",)
+        (bound at the module's top level, by an import among others), ("imported",) or ("unbound",)."""
+        current = scope
+        first = True
+        while True:
+            is_class = self.kind.get((module, current)) == "class"
+            if (first or not is_class) and name in self.bound_names.get((module, current), ()):
+                if current == "" and (module, name) in self.imports:
+                    return ("import",)
+                return ("var", ("var", module, current, name))
+            if current == "":
+                break
+            first = False
+            current = self.parent.get((module, current), "")
+        return ("imported",) if (module, name) in self.imports else ("unbound",)
 
     def _imported(self, module: str, local: str) -> set:
         source, name = self.imports[(module, local)]
@@ -521,8 +539,22 @@ class Flow:
                 return set(held)
         return set()
 
-    def _mro(self, module: str, qualified: str, depth: int = 0) -> list[tuple]:
-        """The class and its bases in the project, in C3 order (a plain left-to-right walk where C3 fails)."""
+    def _mro(self, module: str, qualified: str) -> list[tuple]:
+        """The class and its bases in the project, in C3 order (a plain left-to-right walk where C3 fails);
+        kept until a set it was found from changes."""
+        cached = self.mros.get((module, qualified))
+        if cached is None:
+            outer, self.reading = self.reading, set()
+            try:
+                cached = self.mros[(module, qualified)] = (self._linearise(module, qualified), self.reading)
+            finally:
+                self.reading = outer
+            self.mro_reads |= cached[1]
+        if self.reading is not None:
+            self.reading |= cached[1]
+        return cached[0]
+
+    def _linearise(self, module: str, qualified: str, depth: int = 0) -> list[tuple]:
         if depth > 12:
             return [(module, qualified)]
         bases = []
@@ -531,7 +563,7 @@ class Flow:
             for value in (sorted(values, key=repr) if len(values) > 1 else values):  # a fixed order, as in _flush
                 if value[0] == "def" and self.kind.get(value[1:]) == "class" and value[1:] not in bases:
                     bases.append(value[1:])
-        return [(module, qualified)] + _merge([self._mro(m, q, depth + 1) for m, q in bases] + [bases])
+        return [(module, qualified)] + _merge([self._linearise(m, q, depth + 1) for m, q in bases] + [bases])
 
 
 def _merge(sequences: list[list]) -> list:

@@ -8,6 +8,8 @@ Names are never matched across modules by spelling alone.
 
 from __future__ import annotations
 
+import bisect
+import math
 from dataclasses import dataclass
 
 from learnmem.code.model import CallSite, Import, ParsedFile, Unit
@@ -53,6 +55,9 @@ def resolve_calls(files: list[ParsedFile]) -> list[Edge]:
     scripts = JsProject([f for f in files if f.language in ("javascript", "typescript", "tsx")])
     edges: list[Edge] = [edge for f in files if f.language != "python" for edge in _file_edges(f, scripts)]
     flowed, flow_callers = _flow_targets(project)
+    flowed_in: dict[str, list] = {}
+    for (module, line, callee), reached in flowed.items():
+        flowed_in.setdefault(module, []).append((line, callee, reached))
     for parsed in project.files.values():
         sites = set()
         for call in parsed.calls:
@@ -67,10 +72,10 @@ def resolve_calls(files: list[ParsedFile]) -> list[Edge]:
                                   parsed.path, call.line))
         # Decorators applied without a call of their own (`@dec`) and property reads: the flow's calls that are
         # no call site.
-        for (module, line, callee), reached in flowed.items():
-            if module == parsed.module and (line, callee) not in sites:
-                caller = flow_callers[(module, line, callee)]
-                edges.extend(Edge(module, caller, m, q, callee, parsed.path, line) for m, q in sorted(reached))
+        for line, callee, reached in flowed_in.get(parsed.module, ()):
+            if (line, callee) not in sites:
+                caller = flow_callers[(parsed.module, line, callee)]
+                edges.extend(Edge(parsed.module, caller, m, q, callee, parsed.path, line) for m, q in sorted(reached))
     return edges
 
 
@@ -173,6 +178,7 @@ class _Project:
             parent, _, name = unit.qualified_name.rpartition(".")
             self._bind(module, parent, name, ("unit", module, unit.qualified_name))
             spans.append((unit.start_line, unit.end_line, unit.qualified_name))
+        spans.sort(key=lambda span: (span[0], -span[1]))
         for imported in parsed.imports:
             scope = _innermost(spans, imported.line)
             if imported.local == "*":
@@ -424,10 +430,10 @@ class _Project:
 
 
 def _innermost(spans: list[tuple[int, int, str]], line: int) -> str:
-    """The qualified name of the innermost def/class spanning `line`; "" at module level."""
-    inside = [
-        (end - start, -start, name)
-        for start, end, name in spans
-        if start <= line <= end
-    ]
-    return min(inside)[2] if inside else ""
+    """The qualified name of the innermost def/class spanning `line`; "" at module level. `spans` are
+    (start, end, name) sorted by start, the longer first where two start on one line: nested spans start later
+    than what holds them, so the last span starting at or before `line` that still spans it is the innermost."""
+    for start, end, name in reversed(spans[:bisect.bisect_right(spans, (line, math.inf))]):
+        if end >= line:
+            return name
+    return ""
