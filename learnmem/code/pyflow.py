@@ -215,7 +215,7 @@ class Flow:
             for argument in [*args, *kwargs.values()]:
                 for value in self.eval(module, scope, argument):
                     if value[0] in ("def", "bound", "inst"):
-                        self._call_value(key, value, module, scope, args, ([], {}))
+                        self._call_value(key, value, module, scope, [], ([], {}))
         if builtin in _ITEM_KEEPING_BUILTINS and args:
             self._result(key, {v for v in self.eval(module, scope, args[0]) if v[0] in ("cont", "gen")})
         if builtin == "next" and args:
