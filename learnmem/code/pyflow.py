@@ -92,6 +92,8 @@ class Flow:
                 if decorator and callee and callee[0] == "name" and callee[1] in _DESCRIPTORS and args \
                         and args[0] and args[0][0] == "def":
                     self.descriptors[(module, args[0][1])] = _DESCRIPTORS[callee[1]]
+        self.property_names = {qualified.rpartition(".")[2] for (_, qualified), kind in self.descriptors.items()
+                               if kind == "property"}
         self._solve()
 
     def targets(self, module: str, index: int) -> set[tuple[str, str]]:
@@ -508,6 +510,8 @@ class Flow:
 
     def properties(self, module: str, scope: str, expression) -> set[tuple[str, str]]:
         """The property getters reading the attribute `expression` (["attr", object, name]) runs."""
+        if expression[2] not in self.property_names:
+            return set()
         found = set()
         for owner in self.eval(module, scope, expression[1]):
             if owner[0] == "inst":
