@@ -283,18 +283,23 @@ def _container(facts: _Facts, node, scope: str, function: str | None):
     facts.containers += 1
     identity = facts.containers
     items = []
+    # An item the analysis does not follow (a literal: most items of the data tables libraries keep in code) is
+    # no fact: it could never add a value.
     for index, child in enumerate(node.named_children):
         if child.type == "pair":
             key = _key(facts, child.child_by_field_name("key"))
             value = _expression(facts, child.child_by_field_name("value"), scope, function)
-            facts.assigns.append([scope, ["slot", identity, key if key is not None else "*"], value])
+            if value is not None:
+                facts.assigns.append([scope, ["slot", identity, key if key is not None else "*"], value])
         elif child.type in ("list_splat", "dictionary_splat"):
             inner = _expression(facts, child.named_children[0] if child.named_children else None, scope, function)
-            facts.assigns.append([scope, ["slot", identity, "*"], ["iter", inner]])
+            if inner is not None:
+                facts.assigns.append([scope, ["slot", identity, "*"], ["iter", inner]])
         else:
             value = _expression(facts, child, scope, function)
             items.append(value)
-            facts.assigns.append([scope, ["slot", identity, str(index)], value])
+            if value is not None:
+                facts.assigns.append([scope, ["slot", identity, str(index)], value])
     if node.type in ("tuple", "expression_list"):
         # A tuple literal keeps its items by position so that `a, b = f, g` binds each alone.
         return ["union", "tuple", items, ["cont", identity]]

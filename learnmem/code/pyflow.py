@@ -109,7 +109,8 @@ class Flow:
         those are is only known once the rest has settled, so they are decided then, and the worklist runs on
         (never before: the answer would depend on the order the files came in)."""
         jobs = [(module, kind, item) for module, facts in self.facts.items()
-                for kind in ("assigns", "returns", "yields", "calls") for item in enumerate(facts[kind])]
+                for kind in ("assigns", "returns", "yields", "calls") for item in enumerate(facts[kind])
+                if kind != "assigns" or item[1][2]]  # an assignment of what is not followed (`x = 1`) adds nothing
         decorators = [(number, module, index, fact) for number, (module, kind, (index, fact)) in enumerate(jobs)
                       if kind == "calls" and len(fact) > 6]
         self.passing: set[tuple] = set()  # the decorator calls taken to return their def
