@@ -362,3 +362,14 @@ def test_the_call_graph_does_not_depend_on_string_hashing(tmp_path):
         runs.append(done.stdout)
     assert len(ast.literal_eval(runs[0])) == MAX_VALUES
     assert runs[0] == runs[1] == runs[2]
+
+
+def test_a_data_table_in_code_adds_no_facts_for_its_literals():
+    """Libraries keep tables of literals in code (pip's vendored idna: tens of thousands of items); only the
+    items the analysis follows are facts, so the stored flow and its solving do not grow with the table."""
+    from learnmem.code.indexer import _parse
+
+    source = "def f():\n    return 1\n\n\nTABLE = [1, 'a', (2, 3), {'k': 4}, f]\n"
+    slots = [assign for assign in _parse("table.py", source.encode()).flow["assigns"] if assign[1][0] == "slot"]
+    # The tuple and the dict are containers the list holds, and f a def; 1, 'a', 2, 3 and 4 are nothing.
+    assert [assign[2][0] for assign in slots] == ["union", "cont", "name"]
