@@ -65,7 +65,7 @@ class Flow:
             for scope, target, _ in facts["assigns"]:
                 if target[0] == "name":
                     self.bound_names[(module, scope)].add(target[1])
-        self.passes = self._passes(modules)
+        self.passes = self._passes()
         self.imports: dict[tuple, tuple] = {}
         for module, records in imports.items():
             for record in records:
@@ -336,20 +336,18 @@ class Flow:
         values = [{receiver}, *args] if receiver is not None else args
         return [*zip(positional, values), *((name, held) for name, held in kwargs.items() if name in positional)]
 
-    @staticmethod
-    def _passes(modules: dict[str, dict]) -> dict[tuple, set]:
+    def _passes(self) -> dict[tuple, set]:
         """(module, def) -> the parameters it returns as it was given them (`return fn`, `return self`), each
         assigned nowhere in the def. A call of such a def gets back what it passed there, not every value any
         call passed (a decorator that registers its function and returns it leaves each name its own def)."""
         passes: dict[tuple, set] = {}
-        for module, facts in modules.items():
-            parameters = {qualified: {name for name, kind in params if not kind}
-                          for qualified, _, _, params in facts["defs"]}
+        for module, facts in self.facts.items():
             assigned = {(scope, target[1]) for scope, target, expression in facts["assigns"]
                         if target[0] == "name" and expression}
             for function, expression in facts["returns"]:
-                if expression and expression[0] == "name" and expression[1] in parameters.get(function, ()) \
-                        and (function, expression[1]) not in assigned:
+                if not expression or expression[0] != "name" or (function, expression[1]) in assigned:
+                    continue
+                if any(name == expression[1] and not kind for name, kind in self.params.get((module, function), ())):
                     passes.setdefault((module, function), set()).add(expression[1])
         return passes
 

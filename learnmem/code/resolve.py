@@ -55,9 +55,6 @@ def resolve_calls(files: list[ParsedFile]) -> list[Edge]:
     scripts = JsProject([f for f in files if f.language in ("javascript", "typescript", "tsx")])
     edges: list[Edge] = [edge for f in files if f.language != "python" for edge in _file_edges(f, scripts)]
     flowed, flow_callers = _flow_targets(project)
-    flowed_in: dict[str, list] = {}
-    for (module, line, callee), reached in flowed.items():
-        flowed_in.setdefault(module, []).append((line, callee, reached))
     for parsed in project.files.values():
         sites = set()
         for call in parsed.calls:
@@ -72,20 +69,20 @@ def resolve_calls(files: list[ParsedFile]) -> list[Edge]:
                                   parsed.path, call.line))
         # Decorators applied without a call of their own (`@dec`) and property reads: the flow's calls that are
         # no call site.
-        for line, callee, reached in flowed_in.get(parsed.module, ()):
+        for (line, callee), caller in flow_callers.get(parsed.module, {}).items():
             if (line, callee) not in sites:
-                caller = flow_callers[(parsed.module, line, callee)]
+                reached = flowed[(parsed.module, line, callee)]
                 edges.extend(Edge(parsed.module, caller, m, q, callee, parsed.path, line) for m, q in sorted(reached))
     return edges
 
 
-def _flow_targets(project: _Project) -> tuple[dict[tuple, set], dict[tuple, str]]:
+def _flow_targets(project: _Project) -> tuple[dict[tuple, set], dict[str, dict[tuple, str]]]:
     """(module, line, callee text) -> the units the flow analysis (learnmem.code.pyflow) says the call or
-    property read there reaches; and the same key -> the unit it is made in."""
+    property read there reaches; and module -> (line, callee text) -> the unit it is made in."""
     from learnmem.code.pyflow import Flow
 
     reached: dict[tuple, set] = {}
-    callers: dict[tuple, str] = {}
+    callers: dict[str, dict[tuple, str]] = {}
     modules = {m: f.flow for m, f in project.files.items() if f.flow is not None}
     if not modules:
         return reached, callers
@@ -99,7 +96,7 @@ def _flow_targets(project: _Project) -> tuple[dict[tuple, set], dict[tuple, str]
             units = {t for t in targets if t in project.units}
             if units:
                 reached.setdefault((module, line, callee), set()).update(units)
-                callers[(module, line, callee)] = _innermost_unit(project, module, scope)
+                callers.setdefault(module, {})[(line, callee)] = _innermost_unit(project, module, scope)
     return reached, callers
 
 
