@@ -142,7 +142,11 @@ TYPESCRIPT = LangSpec(
 )
 
 GO = LangSpec(
-    definitions=_m(function_declaration="function", method_declaration="function", type_spec="class"),
+    # method_elem: a method an interface declares (`type Binding interface { Bind(*http.Request, any) error }`),
+    # a unit like a Rust trait's `fn draw(&self);` or a Java interface's `void on();`
+    definitions=_m(
+        function_declaration="function", method_declaration="function", type_spec="class", method_elem="function"
+    ),
     branches=frozenset(
         {"if_statement", "for_statement", "expression_case", "type_case", "communication_case"}
     ),
@@ -182,6 +186,7 @@ JAVA = LangSpec(
         method_declaration="function",
         constructor_declaration="function",
         compact_constructor_declaration="function",
+        annotation_type_element_declaration="function",  # `@interface H { int size() default 5; }`
     ),
     branches=frozenset(
         {

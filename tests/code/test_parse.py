@@ -323,6 +323,13 @@ func (s *Srv) Run(port int) error {
 func New[T any](x T) *Srv {
 	return &Srv{}
 }
+
+// Binder binds requests.
+type Binder interface {
+	fmt.Stringer
+	// Bind binds one.
+	Bind(*http.Request, any) error
+}
 """
 
 
@@ -330,7 +337,7 @@ def test_go():
     parsed = parse("cmd/srv/srv.go", GO)
     assert parsed.module == "cmd.srv.srv" and parsed.syntax_errors == 0
     units = by_qualified(parsed)
-    assert list(units) == ["", "Srv", "Srv.Run", "New"]
+    assert list(units) == ["", "Srv", "Srv.Run", "New", "Binder", "Binder.Bind"]
     assert parsed.units[0].docstring == "Package srv serves requests."
     assert units["Srv"].unit_type == "class"
     assert units["Srv"].signature == "type Srv struct"
@@ -342,6 +349,9 @@ def test_go():
     assert (run.start_line, run.end_line) == (13, 23)
     assert run.complexity == 5  # if, &&, two cases
     assert units["New"].signature == "func New[T any](x T) *Srv"
+    bind = units["Binder.Bind"]  # what an interface declares is a method of it, as in Rust traits and Java
+    assert (bind.unit_type, bind.signature, bind.docstring) == ("method", "Bind(*http.Request, any) error", "Bind binds one.")
+    assert (bind.start_line, bind.end_line) == (33, 33)
     assert [(c.caller, c.callee, c.name, c.line) for c in parsed.calls] == [("Srv.Run", "log.Printf", "Printf", 15)]
 
 
@@ -414,6 +424,8 @@ public class Thing extends Base implements Runnable {
     Thing() { super(); }
 
     interface Listener { void on(); }
+
+    @interface Limit { int size() default 5; }
 }
 """
 
@@ -422,7 +434,8 @@ def test_java():
     parsed = parse("src/a/b/Thing.java", JAVA)
     assert parsed.syntax_errors == 0
     units = by_qualified(parsed)
-    assert list(units) == ["", "Thing", "Thing.count", "Thing.Thing", "Thing.Listener", "Thing.Listener.on"]
+    assert list(units) == ["", "Thing", "Thing.count", "Thing.Thing", "Thing.Listener", "Thing.Listener.on",
+                          "Thing.Limit", "Thing.Limit.size"]
     thing = units["Thing"]
     assert thing.docstring == "A thing."
     assert thing.signature == "@Entity public class Thing extends Base implements Runnable"
@@ -434,6 +447,7 @@ def test_java():
     assert count.complexity == 5  # case 1 (not default), catch, &&, ?:
     assert units["Thing.Thing"].unit_type == "method"
     assert units["Thing.Listener.on"].signature == "void on()"
+    assert (units["Thing.Limit.size"].unit_type, units["Thing.Limit.size"].signature) == ("method", "int size() default 5")
     calls = {(c.caller, c.callee, c.name) for c in parsed.calls}
     assert calls == {
         ("Thing.count", "repo.save", "save"),
