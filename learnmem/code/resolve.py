@@ -12,6 +12,7 @@ import bisect
 import math
 from dataclasses import dataclass
 
+from learnmem.code.localresolve import Names
 from learnmem.code.model import CallSite, Import, ParsedFile, Unit
 from learnmem.code.pycalls import UNKNOWN_RECEIVER
 
@@ -46,14 +47,17 @@ _Target = tuple
 def resolve_calls(files: list[ParsedFile]) -> list[Edge]:
     """One edge per call site of every file, resolved where static analysis can.
 
-    Python files get the full treatment (scopes, imports, classes); other
-    languages resolve within their own file only (see `_resolve_in_file`).
+    Python files get the full treatment (scopes, imports, classes, the flow analysis); other languages resolve
+    to what their file or package defines (learnmem.code.localresolve), and JavaScript and TypeScript through
+    their imports and exports too (learnmem.code.jsresolve).
     """
     project = _Project([f for f in files if f.language == "python"])
     from learnmem.code.jsresolve import JsProject
 
-    scripts = JsProject([f for f in files if f.language in ("javascript", "typescript", "tsx")])
-    edges: list[Edge] = [edge for f in files if f.language != "python" for edge in _file_edges(f, scripts)]
+    others = [f for f in files if f.language != "python"]
+    scripts = JsProject([f for f in others if f.language in ("javascript", "typescript", "tsx")])
+    names = Names(others)
+    edges: list[Edge] = [edge for f in others for edge in _file_edges(f, names, scripts)]
     flowed, flow_callers = _flow_targets(project)
     for parsed in project.files.values():
         sites = set()
@@ -107,43 +111,18 @@ def _innermost_unit(project: _Project, module: str, scope: str) -> str:
     return scope
 
 
-# Receivers that mean "this object" in the languages other than Python.
-_SELF_RECEIVERS = ("this.", "self.", "self:", "this->")
-
-
-def _file_edges(parsed: ParsedFile, scripts) -> list[Edge]:
-    """Edges of a non-Python file: calls of its own top-level definitions and of its own class's methods, and
-    for JavaScript and TypeScript, calls through imports, exports and `extends` (learnmem.code.jsresolve).
-
-    Without the language's import rules nothing else can be told apart, so
-    everything else stays unresolved rather than guessed.
-    """
-    defined: dict[str, int] = {}
-    for unit in parsed.units:
-        defined[unit.qualified_name] = defined.get(unit.qualified_name, 0) + 1
-    unique = {name for name, count in defined.items() if count == 1 and name}
+def _file_edges(parsed: ParsedFile, names: Names, scripts) -> list[Edge]:
+    """Edges of a file in a language other than Python: what its file or package defines (`Names`), then for
+    JavaScript and TypeScript what its imports, exports and `extends` reach (learnmem.code.jsresolve)."""
     edges = []
     for call in parsed.calls:
-        target = _resolve_in_file(call.callee, call.caller, unique)
-        if target:
-            edges.append(Edge(parsed.module, call.caller, parsed.module, target, call.callee, parsed.path, call.line))
-            continue
-        found = scripts.resolve(parsed, call.caller, call.callee)
-        module = scripts.files[found[0]].module if found else None
-        edges.append(Edge(parsed.module, call.caller, module, found[1] if found else None, call.callee, parsed.path,
-                          call.line))
+        found = names.resolve(parsed, call.caller, call.callee)
+        if found is None:
+            reached = scripts.resolve(parsed, call.caller, call.callee)
+            found = (scripts.files[reached[0]].module, reached[1]) if reached else None
+        edges.append(Edge(parsed.module, call.caller, found[0] if found else None, found[1] if found else None,
+                          call.callee, parsed.path, call.line))
     return edges
-
-
-def _resolve_in_file(callee: str, caller: str, unique: set[str]) -> str | None:
-    for prefix in _SELF_RECEIVERS:
-        if callee.startswith(prefix) and "." in caller:
-            method = f"{caller.rsplit('.', 1)[0]}.{callee[len(prefix):]}"
-            return method if method in unique else None
-    if callee in unique and "." not in callee:
-        constructor = f"{callee}.constructor"
-        return constructor if constructor in unique else callee
-    return None
 
 
 class _Project:

@@ -1,0 +1,114 @@
+"""Calls of Go, Java, Rust and Lua resolved by what the caller's file or package defines (learnmem.code.localresolve)."""
+
+from __future__ import annotations
+
+import textwrap
+
+from learnmem.code.languages import language_of
+from learnmem.code.parse import parse_source
+from learnmem.code.resolve import resolve_calls
+
+
+def edges(files: dict[str, str]) -> dict[tuple[str, str, int], tuple[str | None, str | None]]:
+    """(file, callee as written, line) -> (callee module, callee qualified name) over a project of sources."""
+    parsed = [parse_source(path, textwrap.dedent(code).lstrip("\n").encode(), language_of(path))
+              for path, code in files.items()]
+    return {(e.file_path, e.callee_name, e.line): (e.callee_module, e.callee_qualified_name)
+            for e in resolve_calls(parsed)}
+
+
+def test_go_calls_through_any_receiver_name_and_across_the_files_of_a_package():
+    found = edges({
+        "router/group.go": """
+            package router
+
+            type Group struct{ prefix string }
+
+            func (g *Group) Handle(path string) {
+            	g.combine(path)
+            	full := join(g.prefix, path)
+            	other.combine(full)
+            }
+
+            func (grp Group) combine(p string) string { return grp.trim(p) }
+
+            func (Group) trim(p string) string { return p }
+            """,
+        "router/util.go": """
+            package router
+
+            func join(a, b string) string { return a + b }
+
+            func setup() { join("a", "b"); render.JSON() }
+            """,
+        "router/os_linux.go": "package router\n\nfunc home() string { return \"/\" }\n",
+        "router/os_darwin.go": "package router\n\nfunc home() string { return \"/Users\" }\n",
+        "router/use.go": "package router\n\nfunc root() string { return home() }\n",
+        "other/util.go": "package other\n\nfunc elsewhere() { join(\"a\", \"b\") }\n",
+    })
+    # the receiver is `g` in one method and `grp` in another: both are the Group
+    assert found[("router/group.go", "g.combine", 6)] == ("router.group", "Group.combine")
+    assert found[("router/group.go", "grp.trim", 11)] == ("router.group", "Group.trim")
+    assert found[("router/group.go", "join", 7)] == ("router.util", "join")  # another file of the package
+    assert found[("router/group.go", "other.combine", 8)] == (None, None)  # not the receiver
+    assert found[("router/util.go", "render.JSON", 5)] == (None, None)  # another package: imports are not read
+    assert found[("router/use.go", "home", 3)] == (None, None)  # one per build target: which is unknown
+    assert found[("other/util.go", "join", 3)] == (None, None)  # another folder is another package
+
+
+def test_java_implicit_this_nested_classes_constructors_and_the_package():
+    found = edges({
+        "src/a/Thing.java": """
+            package a;
+
+            public class Thing {
+                int count(int x) { return helper(x) + this.helper(x) + Util.twice(x); }
+                private int helper(int x) { return x; }
+                Thing() { Listener l = new Listener(); Other o = new Other(); }
+                static class Listener {
+                    Listener() {}
+                    void on() { helper(1); off(); }
+                    void off() {}
+                }
+            }
+            """,
+        "src/a/Util.java": "package a;\n\nclass Util {\n    static int twice(int x) { return x * 2; }\n}\n",
+        "src/a/Other.java": "package a;\n\nclass Other {}\n",
+    })
+    assert found[("src/a/Thing.java", "helper", 4)] == ("src.a.Thing", "Thing.helper")
+    assert found[("src/a/Thing.java", "this.helper", 4)] == ("src.a.Thing", "Thing.helper")
+    assert found[("src/a/Thing.java", "Util.twice", 4)] == ("src.a.Util", "Util.twice")  # same package
+    assert found[("src/a/Thing.java", "Listener", 6)] == ("src.a.Thing", "Thing.Listener.Listener")  # constructor
+    assert found[("src/a/Thing.java", "Other", 6)] == ("src.a.Other", "Other")  # no constructor: the class
+    # inside the nested class: its own method first, then the enclosing class's
+    assert found[("src/a/Thing.java", "off", 9)] == ("src.a.Thing", "Thing.Listener.off")
+    assert found[("src/a/Thing.java", "helper", 9)] == ("src.a.Thing", "Thing.helper")
+
+
+def test_rust_self_and_type_paths_and_lua_module_tables_resolve_in_their_file():
+    found = edges({
+        "src/geo.rs": """
+            struct Point { x: i32 }
+
+            impl Point {
+                fn new() -> Self { Point { x: 0 } }
+                fn origin() -> Self { Self::new() }
+                fn twin() -> Self { Point::new() }
+            }
+
+            fn make() -> Point { Point::new(); std::mem::take(&mut 1); Vec::new() }
+            """,
+        "lua/m.lua": """
+            local M = {}
+            function M.util() return 1 end
+            function M.run() return M.util() + string.len("a") end
+            return M
+            """,
+    })
+    assert found[("src/geo.rs", "Self::new", 5)] == ("src.geo", "Point.new")
+    assert found[("src/geo.rs", "Point::new", 6)] == ("src.geo", "Point.new")
+    assert found[("src/geo.rs", "Point::new", 9)] == ("src.geo", "Point.new")
+    assert found[("src/geo.rs", "std::mem::take", 9)] == (None, None)
+    assert found[("src/geo.rs", "Vec::new", 9)] == (None, None)
+    assert found[("lua/m.lua", "M.util", 3)] == ("lua.m", "M.util")
+    assert found[("lua/m.lua", "string.len", 3)] == (None, None)
