@@ -41,7 +41,8 @@ WRITE_BATCH = 200
 # Bumped whenever what a file yields changes (its units, their names, embedded or keyword texts): a project last
 # indexed under another version has every file parsed again on its next run, so an upgrade never leaves old units
 # beside new ones; vectors whose embedded text did not change are reused, not recomputed.
-UNITS_VERSION = "3"  # 3: Python, JavaScript and TypeScript files store their flow facts (migration 016)
+UNITS_VERSION = "4"  # 3: Python, JavaScript and TypeScript files store their flow facts (migration 016); 4: Go
+# interface methods and Java annotation elements are units (and Go, Java, Rust and Lua calls resolve further)
 
 
 @dataclass(frozen=True)
@@ -350,8 +351,9 @@ def _graph_inputs(con, project: str) -> tuple[tuple, dict[str, ParsedFile]]:
     files = {path: ParsedFile(path=path, language=language, module=module, syntax_errors=errors,
                               flow=None if flow is None else json.loads(flow))
              for path, language, module, errors, flow in con.execute(sql.query("project_files"), params).fetchall()}
-    for path, name, qualified, unit_type, start, end, bases in con.execute(sql.query("project_units"), params).fetchall():
-        files[path].units.append(Unit(name, qualified, unit_type, "", "", "", start, end, 1, tuple(bases)))
+    for path, name, qualified, unit_type, start, end, bases, signature in con.execute(sql.query("project_units"),
+                                                                                     params).fetchall():
+        files[path].units.append(Unit(name, qualified, unit_type, signature, "", "", start, end, 1, tuple(bases)))
     for path, local, module, name, line in con.execute(sql.query("project_imports"), params).fetchall():
         files[path].imports.append(Import(local, module, name, line))
     for path, caller, callee, name, line, receiver in con.execute(sql.query("project_call_sites"), params).fetchall():

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import textwrap
 
+import learnmem
 from learnmem.code.languages import language_of
 from learnmem.code.parse import parse_source
 from learnmem.code.resolve import resolve_calls
+from learnmem.embedding.embed import HashingEmbedder
 
 
 def edges(files: dict[str, str]) -> dict[tuple[str, str, int], tuple[str | None, str | None]]:
@@ -17,35 +19,38 @@ def edges(files: dict[str, str]) -> dict[tuple[str, str, int], tuple[str | None,
             for e in resolve_calls(parsed)}
 
 
+GO_PACKAGE = {
+    "router/group.go": """
+        package router
+
+        type Group struct{ prefix string }
+
+        func (g *Group) Handle(path string) {
+        	g.combine(path)
+        	full := join(g.prefix, path)
+        	other.combine(full)
+        }
+
+        func (grp Group) combine(p string) string { return grp.trim(p) }
+
+        func (Group) trim(p string) string { return p }
+        """,
+    "router/util.go": """
+        package router
+
+        func join(a, b string) string { return a + b }
+
+        func setup() { join("a", "b"); render.JSON() }
+        """,
+    "router/os_linux.go": "package router\n\nfunc home() string { return \"/\" }\n",
+    "router/os_darwin.go": "package router\n\nfunc home() string { return \"/Users\" }\n",
+    "router/use.go": "package router\n\nfunc root() string { return home() }\n",
+    "other/util.go": "package other\n\nfunc elsewhere() { join(\"a\", \"b\") }\n",
+}
+
+
 def test_go_calls_through_any_receiver_name_and_across_the_files_of_a_package():
-    found = edges({
-        "router/group.go": """
-            package router
-
-            type Group struct{ prefix string }
-
-            func (g *Group) Handle(path string) {
-            	g.combine(path)
-            	full := join(g.prefix, path)
-            	other.combine(full)
-            }
-
-            func (grp Group) combine(p string) string { return grp.trim(p) }
-
-            func (Group) trim(p string) string { return p }
-            """,
-        "router/util.go": """
-            package router
-
-            func join(a, b string) string { return a + b }
-
-            func setup() { join("a", "b"); render.JSON() }
-            """,
-        "router/os_linux.go": "package router\n\nfunc home() string { return \"/\" }\n",
-        "router/os_darwin.go": "package router\n\nfunc home() string { return \"/Users\" }\n",
-        "router/use.go": "package router\n\nfunc root() string { return home() }\n",
-        "other/util.go": "package other\n\nfunc elsewhere() { join(\"a\", \"b\") }\n",
-    })
+    found = edges(GO_PACKAGE)
     # the receiver is `g` in one method and `grp` in another: both are the Group
     assert found[("router/group.go", "g.combine", 6)] == ("router.group", "Group.combine")
     assert found[("router/group.go", "grp.trim", 11)] == ("router.group", "Group.trim")
@@ -112,3 +117,18 @@ def test_rust_self_and_type_paths_and_lua_module_tables_resolve_in_their_file():
     assert found[("src/geo.rs", "Vec::new", 9)] == (None, None)
     assert found[("lua/m.lua", "M.util", 3)] == ("lua.m", "M.util")
     assert found[("lua/m.lua", "string.len", 3)] == (None, None)
+
+
+def test_an_index_stores_the_same_go_edges_as_resolving_the_parsed_files(tmp_path):
+    """The indexer resolves from what it stored, not from the parse: the receiver must survive the round trip."""
+    for relative, text in GO_PACKAGE.items():
+        path = tmp_path / "tree" / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    lm = learnmem.open(tmp_path / "a.duckdb", embedder=HashingEmbedder())
+    lm.index_codebase(tmp_path / "tree", project="router", progress=False)
+    stored = {(e.callee_name, e.line): (e.callee_module, e.callee_qualified_name)
+              for e in lm.find_callees("router.group.Group.Handle", project="router")}
+    lm.close()
+    assert stored == {("combine", 6): ("router.group", "Group.combine"), ("join", 7): ("router.util", "join"),
+                      ("combine", 8): (None, None)}  # `g.combine` and `other.combine`, as find_callees names them
