@@ -12,8 +12,8 @@ so a call resolves only to a definition the caller can see without one:
 - A Java method called without an object reaches the method of that name of the innermost enclosing class that
   has one; elsewhere a name reaches a top-level definition. `new Foo()` reaches Foo's constructor (`Foo.Foo` in
   Java, `Foo.constructor` in JavaScript), else the class.
-- A qualified name as written (`Util.helper()`, Rust `Point::new()`, Lua `M.util()`) reaches the unit of that
-  qualified name, in Go, Rust, Java and Lua.
+- A qualified name as written (`Util.helper()`, Rust `Point::new()`, Lua `M.util()` and `M:scale()`) reaches the
+  unit of that qualified name, in Go, Rust, Java and Lua.
 
 A name defined twice in what the caller sees (Go files for different build tags, overloads in different files)
 stays unresolved, like everything else nothing defines there.
@@ -68,11 +68,11 @@ class Names:
         owner = caller.rsplit(".", 1)[0] if "." in caller else ""
         receiver = self.receivers.get(parsed.path, {}).get(caller)
         prefixes = _SELF_RECEIVERS + ((f"{receiver}.",) if receiver else ())
-        callee_dotted = callee.replace("::", ".")  # Rust paths
+        callee_dotted = callee.replace("::", ".").replace(":", ".")  # Rust paths, Lua's `obj:method()`
         for prefix in prefixes:
             if callee_dotted.startswith(prefix) and owner:
                 return unique.get(f"{owner}.{callee_dotted[len(prefix):]}")
-        if "." in callee_dotted or ":" in callee_dotted:
+        if "." in callee_dotted:
             return None if language in _SCRIPTS else unique.get(callee_dotted)
         if language == "java":  # a method of the caller's class, or of a class it is inside; a nested class
             scope = owner

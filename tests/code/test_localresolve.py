@@ -106,7 +106,8 @@ def test_rust_self_and_type_paths_and_lua_module_tables_resolve_in_their_file():
         "lua/m.lua": """
             local M = {}
             function M.util() return 1 end
-            function M.run() return M.util() + string.len("a") end
+            function M:scale(n) return n end
+            function M.run() return M.util() + string.len("a") + M:scale(2) end
             return M
             """,
     })
@@ -115,8 +116,9 @@ def test_rust_self_and_type_paths_and_lua_module_tables_resolve_in_their_file():
     assert found[("src/geo.rs", "Point::new", 9)] == ("src.geo", "Point.new")
     assert found[("src/geo.rs", "std::mem::take", 9)] == (None, None)
     assert found[("src/geo.rs", "Vec::new", 9)] == (None, None)
-    assert found[("lua/m.lua", "M.util", 3)] == ("lua.m", "M.util")
-    assert found[("lua/m.lua", "string.len", 3)] == (None, None)
+    assert found[("lua/m.lua", "M.util", 4)] == ("lua.m", "M.util")
+    assert found[("lua/m.lua", "M:scale", 4)] == ("lua.m", "M.scale")
+    assert found[("lua/m.lua", "string.len", 4)] == (None, None)
 
 
 def test_an_index_stores_the_same_go_edges_as_resolving_the_parsed_files(tmp_path):
