@@ -1,11 +1,11 @@
-"""Calls of Go, Rust, Java, Lua and JavaScript/TypeScript resolved by the names their file (or package) defines.
+"""Calls of Go, Rust, Java, Lua and JavaScript/TypeScript resolved by the names their file, package or imports give.
 
 Python has its own resolver (learnmem.code.resolve with the flow analysis), and JavaScript and TypeScript add
-imports and exports (learnmem.code.jsresolve) to what is found here. The other languages' imports are not read,
-so a call resolves only to a definition the caller can see without one:
+imports and exports (learnmem.code.jsresolve) to what is found here. For the others:
 
-- Go: the package, that is every Go file of the caller's folder. Java: the caller's file and the other Java files
-  of its folder (its package, by the language's convention). Rust and Lua: the file.
+- What the caller sees without an import: in Go the package, that is every Go file of the caller's folder; in
+  Java the caller's file and the other Java files of its folder (its package, by the language's convention);
+  in Rust and Lua the file.
 - A call on the method's own object (`this.m()`, `self.m()`, `self:m()`, Rust `Self::m()`, Go's receiver by
   whatever name the method gives it: `func (g *Group) handle()` calling `g.combine()`) reaches the method of the
   caller's class or type.
@@ -14,18 +14,22 @@ so a call resolves only to a definition the caller can see without one:
   Java, `Foo.constructor` in JavaScript), else the class.
 - A qualified name as written (`Util.helper()`, Rust `Point::new()`, Lua `M.util()` and `M:scale()`) reaches the
   unit of that qualified name, in Go, Rust, Java and Lua.
+- Imports (learnmem.code.pkgimports) of the project's own code: Go `binding.Default()` after `import
+  "<module>/binding"` reaches the package in folder `binding/`, the module's path being what the project's imports
+  of its own folders share (as go.mod would say); Java `C.m()`, `new C()` after `import a.b.C;` and `m()` after
+  `import static a.b.C.m;` reach the class in the one file whose path ends `a/b/C.java`.
 
 A name defined twice in what the caller sees (Go files for different build tags, overloads in different files)
-stays unresolved, like everything else nothing defines there.
+stays unresolved, like everything else nothing defines there (other modules' code, the standard library).
 """
 
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import PurePosixPath
 
-from learnmem.code.model import ParsedFile
+from learnmem.code.model import Import, ParsedFile
 
 _SCRIPTS = ("javascript", "typescript", "tsx")
 # Languages whose package is the folder: every file of it sees the others' definitions without an import.
@@ -37,7 +41,8 @@ _UNIT_TYPES = ("function", "method", "class")
 
 
 class Names:
-    """What each file can call without an import: (module, qualified name) by qualified name, unique ones only."""
+    """What each file's calls can reach: (module, qualified name) by qualified name, unique ones only, for what
+    it sees without an import and for the Go packages and Java classes of the project it imports."""
 
     def __init__(self, files: list[ParsedFile]) -> None:
         groups: dict[tuple, list[ParsedFile]] = defaultdict(list)
@@ -45,6 +50,10 @@ class Names:
             groups[_scope_of(parsed)].append(parsed)
         self.visible: dict[str, dict[str, tuple[str, str]]] = {}
         self.receivers: dict[str, dict[str, str]] = {}
+        self.imports: dict[str, dict[str, Import]] = {}
+        # Go: folder -> its package's names; Java: a file's path without ".java" -> what its folder sees
+        self.folders: dict[str, dict[str, tuple[str, str]]] = {}
+        self.classes: dict[str, dict[str, tuple[str, str]]] = {}
         for group in groups.values():
             defined: dict[str, list[tuple[str, str]]] = defaultdict(list)
             for parsed in group:
@@ -54,12 +63,18 @@ class Names:
             unique = {name: places[0] for name, places in defined.items() if len(places) == 1}
             for parsed in group:
                 self.visible[parsed.path] = unique
+                self.imports[parsed.path] = {record.local: record for record in parsed.imports}
+                if parsed.language == "java":
+                    self.classes[parsed.path.removesuffix(".java")] = unique
                 if parsed.language == "go":
+                    self.folders[str(PurePosixPath(parsed.path).parent)] = unique
                     self.receivers[parsed.path] = {
                         unit.qualified_name: match.group(1)
                         for unit in parsed.units if unit.unit_type == "method"
                         for match in [_GO_RECEIVER.match(unit.signature)] if match
                     }
+        self.go_module = _go_module_path(set(self.folders), [record.module for parsed in files
+                                                             if parsed.language == "go" for record in parsed.imports])
 
     def resolve(self, parsed: ParsedFile, caller: str, callee: str) -> tuple[str, str] | None:
         """(module, qualified name) of the unit a call reaches by the rules of the module docstring, or None."""
@@ -73,7 +88,9 @@ class Names:
             if callee_dotted.startswith(prefix) and owner:
                 return unique.get(f"{owner}.{callee_dotted[len(prefix):]}")
         if "." in callee_dotted:
-            return None if language in _SCRIPTS else unique.get(callee_dotted)
+            if language in _SCRIPTS:
+                return None
+            return unique.get(callee_dotted) or self._imported(parsed, *callee_dotted.split(".", 1))
         if language == "java":  # a method of the caller's class, or of a class it is inside; a nested class
             scope = owner
             while scope:
@@ -83,9 +100,44 @@ class Names:
                 scope = scope.rpartition(".")[0]
         found = unique.get(callee)
         if found is None:
-            return None
+            return self._imported(parsed, callee, "") if language == "java" else None
         constructor = unique.get(f"{callee}.{'constructor' if language in _SCRIPTS else callee}")
         return constructor or found
+
+    def _imported(self, parsed: ParsedFile, local: str, rest: str) -> tuple[str, str] | None:
+        """What `local.rest` (`rest` "" for a bare name) reaches through the file's Go or Java imports, when the
+        imported package or class is one of the project's."""
+        record = self.imports.get(parsed.path, {}).get(local)
+        if record is None:
+            return None
+        if parsed.language == "go":
+            names = self._go_package(record.module)
+            return names.get(rest) if names is not None and rest else None
+        # Java: `import a.b.C` (the class: `C.m()`, `new C()`) or `import static a.b.C.m` (a member: `m()`)
+        class_path = f"{record.module}.{record.name}".replace(".", "/")
+        names = self._java_class(class_path)
+        if names is not None:
+            member = f"{record.name}.{rest}" if rest else record.name
+            return (names.get(f"{member}.{record.name}") if not rest else None) or names.get(member)
+        names = self._java_class(record.module.replace(".", "/"))
+        owner = record.module.rsplit(".", 1)[-1]
+        return names.get(f"{owner}.{record.name}") if names is not None and not rest else None
+
+    def _go_package(self, import_path: str) -> dict[str, tuple[str, str]] | None:
+        """The names of the project's folder an import path names: `<module path>/<folder>`, the module path
+        being what the project's own imports share (`github.com/gin-gonic/gin`, as go.mod would say)."""
+        if self.go_module is None:
+            return None
+        if import_path == self.go_module:
+            return self.folders.get(".")
+        return self.folders.get(import_path.removeprefix(self.go_module + "/")) if import_path.startswith(
+            self.go_module + "/") else None
+
+    def _java_class(self, class_path: str) -> dict[str, tuple[str, str]] | None:
+        """What the file of a class sees (`a/b/C` -> the names of `src/main/java/a/b/C.java`'s package), when one
+        file of the project ends so."""
+        found = [names for path, names in self.classes.items() if path == class_path or path.endswith("/" + class_path)]
+        return found[0] if len(found) == 1 else None
 
 
 def _scope_of(parsed: ParsedFile) -> tuple:
@@ -93,3 +145,16 @@ def _scope_of(parsed: ParsedFile) -> tuple:
     if parsed.language in _FOLDER_PACKAGES:
         return parsed.language, str(PurePosixPath(parsed.path).parent)
     return "file", parsed.path
+
+
+def _go_module_path(folders: set[str], import_paths: list[str]) -> str | None:
+    """The Go module's own path, as the project's imports of its own folders spell it: for each import path
+    that ends with one of the project's folders (`github.com/gin-gonic/gin/binding`, folder `binding`), what
+    comes before is a candidate; the one most imports agree on (None without any)."""
+    votes: Counter[str] = Counter()
+    for path in import_paths:
+        parts = path.split("/")
+        for cut in range(1, len(parts)):
+            if "/".join(parts[cut:]) in folders:
+                votes["/".join(parts[:cut])] += 1
+    return votes.most_common(1)[0][0] if votes else None

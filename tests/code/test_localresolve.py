@@ -1,20 +1,18 @@
-"""Calls of Go, Java, Rust and Lua resolved by what the caller's file or package defines (learnmem.code.localresolve)."""
+"""Calls of Go, Java, Rust and Lua resolved by what the caller's file, package or imports give (learnmem.code.localresolve)."""
 
 from __future__ import annotations
 
 import textwrap
 
 import learnmem
-from learnmem.code.languages import language_of
-from learnmem.code.parse import parse_source
+from learnmem.code.indexer import _parse
 from learnmem.code.resolve import resolve_calls
 from learnmem.embedding.embed import HashingEmbedder
 
 
 def edges(files: dict[str, str]) -> dict[tuple[str, str, int], tuple[str | None, str | None]]:
     """(file, callee as written, line) -> (callee module, callee qualified name) over a project of sources."""
-    parsed = [parse_source(path, textwrap.dedent(code).lstrip("\n").encode(), language_of(path))
-              for path, code in files.items()]
+    parsed = [_parse(path, textwrap.dedent(code).lstrip("\n").encode()) for path, code in files.items()]
     return {(e.file_path, e.callee_name, e.line): (e.callee_module, e.callee_qualified_name)
             for e in resolve_calls(parsed)}
 
@@ -134,3 +132,69 @@ def test_an_index_stores_the_same_go_edges_as_resolving_the_parsed_files(tmp_pat
     lm.close()
     assert stored == {("combine", 6): ("router.group", "Group.combine"), ("join", 7): ("router.util", "join"),
                       ("combine", 8): (None, None)}  # `g.combine` and `other.combine`, as find_callees names them
+
+
+def test_go_imports_of_the_project_s_own_packages_reach_them_and_nothing_else():
+    found = edges({
+        "gin.go": """
+            package gin
+
+            import (
+            	"encoding/json"
+            	"github.com/acme/gin/binding"
+            	b2 "github.com/acme/gin/internal/json"
+            )
+
+            func New() { binding.Default(); b2.Marshal(); json.Marshal(); binding.Missing() }
+            """,
+        "binding/binding.go": "package binding\n\nfunc Default() {}\n",
+        "internal/json/json.go": "package json\n\nfunc Marshal() {}\n",
+        "json/json.go": "package json\n\nfunc Marshal() {}\n",  # a folder named like the standard library's
+        "binding/use_test.go": """
+            package binding_test
+
+            import "github.com/acme/gin"
+
+            func TestNew() { gin.New() }
+            """,
+    })
+    assert found[("gin.go", "binding.Default", 9)] == ("binding.binding", "Default")
+    assert found[("gin.go", "b2.Marshal", 9)] == ("internal.json.json", "Marshal")  # an alias
+    assert found[("gin.go", "json.Marshal", 9)] == (None, None)  # encoding/json is not the project's json/
+    assert found[("gin.go", "binding.Missing", 9)] == (None, None)
+    # the module's own path, as its imports spell it, names the root package
+    assert found[("binding/use_test.go", "gin.New", 5)] == ("gin", "New")
+
+
+def test_java_imports_of_classes_and_static_members_reach_their_files():
+    found = edges({
+        "src/main/java/a/app/Main.java": """
+            package a.app;
+
+            import a.util.Strings;
+            import static a.util.Checks.checkNotNull;
+            import java.util.List;
+            import a.model.*;
+
+            class Main {
+                void run() { Strings.trim("x"); new Strings(); checkNotNull(this); List.of(); new Thing(); }
+            }
+            """,
+        "src/main/java/a/util/Strings.java": """
+            package a.util;
+
+            public class Strings {
+                public Strings() {}
+                public static String trim(String s) { return s; }
+            }
+            """,
+        "src/main/java/a/util/Checks.java": "package a.util;\n\npublic class Checks {\n"
+                                            "    public static <T> T checkNotNull(T t) { return t; }\n}\n",
+        "src/main/java/a/model/Thing.java": "package a.model;\n\npublic class Thing {}\n",
+    })
+    main = "src/main/java/a/app/Main.java"
+    assert found[(main, "Strings.trim", 9)] == ("src.main.java.a.util.Strings", "Strings.trim")
+    assert found[(main, "Strings", 9)] == ("src.main.java.a.util.Strings", "Strings.Strings")  # the constructor
+    assert found[(main, "checkNotNull", 9)] == ("src.main.java.a.util.Checks", "Checks.checkNotNull")  # static
+    assert found[(main, "List.of", 9)] == (None, None)  # the JDK
+    assert found[(main, "Thing", 9)] == (None, None)  # a wildcard import names no class
