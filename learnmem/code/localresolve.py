@@ -54,6 +54,7 @@ class Names:
         # Go: folder -> its package's names; Java: a file's path without ".java" -> what its folder sees
         self.folders: dict[str, dict[str, tuple[str, str]]] = {}
         self.classes: dict[str, dict[str, tuple[str, str]]] = {}
+        self._class_paths: dict[str, list[dict[str, tuple[str, str]]]] | None = None
         for group in groups.values():
             defined: dict[str, list[tuple[str, str]]] = defaultdict(list)
             for parsed in group:
@@ -136,7 +137,13 @@ class Names:
     def _java_class(self, class_path: str) -> dict[str, tuple[str, str]] | None:
         """What the file of a class sees (`a/b/C` -> the names of `src/main/java/a/b/C.java`'s package), when one
         file of the project ends so."""
-        found = [names for path, names in self.classes.items() if path == class_path or path.endswith("/" + class_path)]
+        if self._class_paths is None:  # every tail of every Java file's path: `C`, `b/C`, `a/b/C`, ...
+            self._class_paths = defaultdict(list)
+            for path, names in self.classes.items():
+                parts = path.split("/")
+                for cut in range(len(parts)):
+                    self._class_paths["/".join(parts[cut:])].append(names)
+        found = self._class_paths.get(class_path, ())
         return found[0] if len(found) == 1 else None
 
 
