@@ -202,7 +202,7 @@ def _parse(relative: str, data: bytes) -> ParsedFile:
             # An expression nested thousands deep (generated code: `a + b + ...` of 3,000 terms) is deeper than
             # the walks recurse: the file keeps its units, without call sites.
             parsed.calls, parsed.imports, parsed.flow = [], [], None
-    elif language in ("javascript", "typescript", "tsx") and tree is not None:
+    elif language in languages.SCRIPT_LANGUAGES and tree is not None:
         from learnmem.code.jsmodules import js_module_facts
 
         parsed.flow = js_module_facts(tree.root_node, data, relative, parsed.units)

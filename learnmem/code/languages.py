@@ -25,8 +25,9 @@ LANGUAGES: dict[str, str] = {
     ".java": "java",
 }
 
-# Languages whose module path is the dotted import path from the project root.
-_JS_LIKE = frozenset({"typescript", "tsx", "javascript"})
+# JavaScript and its dialects: module paths are dotted import paths from the project root, and calls resolve
+# through ES module and CommonJS imports and exports (learnmem.code.jsresolve).
+SCRIPT_LANGUAGES = frozenset({"typescript", "tsx", "javascript"})
 
 # How many leading bytes `is_probably_binary` looks at.
 BINARY_SNIFF_BYTES = 8192
@@ -59,7 +60,7 @@ def module_path(relative_path: str, language: str) -> str:
     path = path.strip("/")
     ext = _extension(path)
     stem = path[: -len(ext)] if ext else path
-    if language in _JS_LIKE and stem.endswith(".d") and ext in (".ts", ".tsx"):
+    if language in SCRIPT_LANGUAGES and stem.endswith(".d") and ext in (".ts", ".tsx"):
         stem = stem[:-2]
     parts = [p for p in stem.split("/") if p]
     if language == "python" and parts and parts[-1] == "__init__":

@@ -29,9 +29,9 @@ import re
 from collections import Counter, defaultdict
 from pathlib import PurePosixPath
 
+from learnmem.code.languages import SCRIPT_LANGUAGES
 from learnmem.code.model import Import, ParsedFile
 
-_SCRIPTS = ("javascript", "typescript", "tsx")
 # Languages whose package is the folder: every file of it sees the others' definitions without an import.
 _FOLDER_PACKAGES = ("go", "java")
 _SELF_RECEIVERS = ("this.", "self.", "self:", "this->", "Self.")
@@ -89,21 +89,20 @@ class Names:
             if callee_dotted.startswith(prefix) and owner:
                 return unique.get(f"{owner}.{callee_dotted[len(prefix):]}")
         if "." in callee_dotted:
-            if language in _SCRIPTS:
+            if language in SCRIPT_LANGUAGES:
                 return None
             return unique.get(callee_dotted) or self._imported(parsed, *callee_dotted.split(".", 1))
         if language == "java":  # a method of the caller's class, or of a class it is inside; a nested class
             scope = owner
             while scope:
-                found = unique.get(f"{scope}.{callee}.{callee}") or unique.get(f"{scope}.{callee}")
+                found = _class_or_constructor(unique, f"{scope}.{callee}", language)
                 if found:
                     return found
                 scope = scope.rpartition(".")[0]
-        found = unique.get(callee)
-        if found is None:
-            return self._imported(parsed, callee, "") if language == "java" else None
-        constructor = unique.get(f"{callee}.{'constructor' if language in _SCRIPTS else callee}")
-        return constructor or found
+        found = _class_or_constructor(unique, callee, language)
+        if found is None and language == "java":
+            return self._imported(parsed, callee, "")
+        return found
 
     def _imported(self, parsed: ParsedFile, local: str, rest: str) -> tuple[str, str] | None:
         """What `local.rest` (`rest` "" for a bare name) reaches through the file's Go or Java imports, when the
@@ -118,8 +117,7 @@ class Names:
         class_path = f"{record.module}.{record.name}".replace(".", "/")
         names = self._java_class(class_path)
         if names is not None:
-            member = f"{record.name}.{rest}" if rest else record.name
-            return (names.get(f"{member}.{record.name}") if not rest else None) or names.get(member)
+            return names.get(f"{record.name}.{rest}") if rest else _class_or_constructor(names, record.name, "java")
         names = self._java_class(record.module.replace(".", "/"))
         owner = record.module.rsplit(".", 1)[-1]
         return names.get(f"{owner}.{record.name}") if names is not None and not rest else None
@@ -145,6 +143,16 @@ class Names:
                     self._class_paths["/".join(parts[cut:])].append(names)
         found = self._class_paths.get(class_path, ())
         return found[0] if len(found) == 1 else None
+
+
+def _class_or_constructor(names: dict[str, tuple[str, str]], qualified: str, language: str) -> tuple[str, str] | None:
+    """What a call of `qualified` by itself reaches: the constructor of a class that has one (`Foo.Foo` in Java,
+    `Foo.constructor` in JavaScript), else the unit of that name."""
+    found = names.get(qualified)
+    if found is None:
+        return None
+    own = "constructor" if language in SCRIPT_LANGUAGES else qualified.rsplit(".", 1)[-1]
+    return names.get(f"{qualified}.{own}") or found
 
 
 def _scope_of(parsed: ParsedFile) -> tuple:

@@ -19,21 +19,21 @@ from learnmem.code.model import Import
 def package_imports(root: Node, language: str) -> list[Import]:
     """Every name a Go or Java file's imports bind (see the module docstring); [] for other languages."""
     if language == "go":
-        return [found for node in _descendants(root, "import_spec") for found in [_go_import(node)] if found]
+        return [found for spec in _go_specs(root) for found in [_go_import(spec)] if found]
     if language == "java":
         return [found for node in root.named_children if node.type == "import_declaration"
                 for found in [_java_import(node)] if found]
     return []
 
 
-def _descendants(root: Node, kind: str) -> list[Node]:
-    """The nodes of a type at the top of a Go file: import declarations sit there, one or a list of specs each."""
+def _go_specs(root: Node) -> list[Node]:
+    """A Go file's import specs: its import declarations sit at the top, one spec or a list of them each."""
     found = []
     for declaration in root.named_children:
         if declaration.type == "import_declaration":
             for child in declaration.named_children:
                 specs = child.named_children if child.type == "import_spec_list" else [child]
-                found.extend(spec for spec in specs if spec.type == kind)
+                found.extend(spec for spec in specs if spec.type == "import_spec")
     return found
 
 

@@ -12,6 +12,7 @@ import bisect
 import math
 from dataclasses import dataclass
 
+from learnmem.code.languages import SCRIPT_LANGUAGES
 from learnmem.code.localresolve import Names
 from learnmem.code.model import CallSite, Import, ParsedFile, Unit
 from learnmem.code.pycalls import UNKNOWN_RECEIVER
@@ -55,7 +56,7 @@ def resolve_calls(files: list[ParsedFile]) -> list[Edge]:
     from learnmem.code.jsresolve import JsProject
 
     others = [f for f in files if f.language != "python"]
-    scripts = JsProject([f for f in others if f.language in ("javascript", "typescript", "tsx")])
+    scripts = JsProject([f for f in others if f.language in SCRIPT_LANGUAGES])
     names = Names(others)
     edges: list[Edge] = [edge for f in others for edge in _file_edges(f, names, scripts)]
     flowed, flow_callers = _flow_targets(project)
