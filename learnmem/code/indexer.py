@@ -41,8 +41,9 @@ WRITE_BATCH = 200
 # Bumped whenever what a file yields changes (its units, their names, embedded or keyword texts): a project last
 # indexed under another version has every file parsed again on its next run, so an upgrade never leaves old units
 # beside new ones; vectors whose embedded text did not change are reused, not recomputed.
-UNITS_VERSION = "4"  # 3: Python, JavaScript and TypeScript files store their flow facts (migration 016); 4: Go
-# interface methods and Java annotation elements are units, Go and Java files store their imports
+UNITS_VERSION = "5"  # 3: Python, JavaScript and TypeScript files store their flow facts (migration 016); 4: Go
+# interface methods and Java annotation elements are units, Go and Java files store their imports; 5: Rust and Lua
+# files store theirs, a Rust impl for `&'a mut Type` names its methods `Type.m`
 
 
 @dataclass(frozen=True)
@@ -206,7 +207,7 @@ def _parse(relative: str, data: bytes) -> ParsedFile:
         from learnmem.code.jsmodules import js_module_facts
 
         parsed.flow = js_module_facts(tree.root_node, data, relative, parsed.units)
-    elif language in ("go", "java") and tree is not None:
+    elif language in ("go", "java", "rust", "lua") and tree is not None:
         from learnmem.code.pkgimports import package_imports
 
         parsed.imports = package_imports(tree.root_node, language)

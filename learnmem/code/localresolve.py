@@ -17,7 +17,11 @@ imports and exports (learnmem.code.jsresolve) to what is found here. For the oth
 - Imports (learnmem.code.pkgimports) of the project's own code: Go `binding.Default()` after `import
   "<module>/binding"` reaches the package in folder `binding/`, the module's path being what the project's imports
   of its own folders share (as go.mod would say); Java `C.m()`, `new C()` after `import a.b.C;` and `m()` after
-  `import static a.b.C.m;` reach the class in the one file whose path ends `a/b/C.java`.
+  `import static a.b.C.m;` reach the class in the one file whose path ends `a/b/C.java`; Lua `util.f()` after
+  `local util = require("a.util")` reaches `T.f` in the one file whose path ends `a/util.lua` (or
+  `a/util/init.lua`), T being the one table there that defines `f`.
+- Rust paths and `use` (`crate::`, `super::`, aliases, re-exports, the crate's own name in its tests) are followed
+  through the crates and modules of the project by learnmem.code.rustmodules.
 
 A name defined twice in what the caller sees (Go files for different build tags, overloads in different files)
 stays unresolved, like everything else nothing defines there (other modules' code, the standard library).
@@ -31,6 +35,7 @@ from pathlib import PurePosixPath
 
 from learnmem.code.languages import SCRIPT_LANGUAGES
 from learnmem.code.model import Import, ParsedFile
+from learnmem.code.rustmodules import RustCrates
 
 # Languages whose package is the folder: every file of it sees the others' definitions without an import.
 _FOLDER_PACKAGES = ("go", "java")
@@ -55,6 +60,9 @@ class Names:
         self.folders: dict[str, dict[str, tuple[str, str]]] = {}
         self.classes: dict[str, dict[str, tuple[str, str]]] = {}
         self._class_paths: dict[str, list[dict[str, tuple[str, str]]]] | None = None
+        # Lua: a file's module path (`lua/pl/path.lua` and `pl/path/init.lua` -> "pl/path") -> what it defines
+        self.lua_modules: dict[str, dict[str, tuple[str, str]]] = {}
+        self._lua_paths: dict[str, list[dict[str, tuple[str, str]]]] | None = None
         for group in groups.values():
             defined: dict[str, list[tuple[str, str]]] = defaultdict(list)
             for parsed in group:
@@ -67,6 +75,8 @@ class Names:
                 self.imports[parsed.path] = {record.local: record for record in parsed.imports}
                 if parsed.language == "java":
                     self.classes[parsed.path.removesuffix(".java")] = unique
+                if parsed.language == "lua":
+                    self.lua_modules[parsed.path.removesuffix(".lua").removesuffix("/init")] = unique
                 if parsed.language == "go":
                     self.folders[str(PurePosixPath(parsed.path).parent)] = unique
                     self.receivers[parsed.path] = {
@@ -74,6 +84,7 @@ class Names:
                         for unit in parsed.units if unit.unit_type == "method"
                         for match in [_GO_RECEIVER.match(unit.signature)] if match
                     }
+        self.rust = RustCrates(files, self.visible)
         self.go_module = _go_module_path(set(self.folders), [record.module for parsed in files
                                                              if parsed.language == "go" for record in parsed.imports])
 
@@ -88,6 +99,8 @@ class Names:
         for prefix in prefixes:
             if callee_dotted.startswith(prefix) and owner:
                 return unique.get(f"{owner}.{callee_dotted[len(prefix):]}")
+        if language == "rust":
+            return unique.get(callee_dotted) or self.rust.resolve(parsed.path, callee)
         if "." in callee_dotted:
             if language in SCRIPT_LANGUAGES:
                 return None
@@ -113,6 +126,8 @@ class Names:
         if parsed.language == "go":
             names = self._go_package(record.module)
             return names.get(rest) if names is not None and rest else None
+        if parsed.language == "lua":
+            return self._lua_member(record.module, rest) if rest else None
         # Java: `import a.b.C` (the class: `C.m()`, `new C()`) or `import static a.b.C.m` (a member: `m()`)
         class_path = f"{record.module}.{record.name}".replace(".", "/")
         names = self._java_class(class_path)
@@ -135,14 +150,32 @@ class Names:
     def _java_class(self, class_path: str) -> dict[str, tuple[str, str]] | None:
         """What the file of a class sees (`a/b/C` -> the names of `src/main/java/a/b/C.java`'s package), when one
         file of the project ends so."""
-        if self._class_paths is None:  # every tail of every Java file's path: `C`, `b/C`, `a/b/C`, ...
-            self._class_paths = defaultdict(list)
-            for path, names in self.classes.items():
-                parts = path.split("/")
-                for cut in range(len(parts)):
-                    self._class_paths["/".join(parts[cut:])].append(names)
+        if self._class_paths is None:
+            self._class_paths = _tails(self.classes)
         found = self._class_paths.get(class_path, ())
         return found[0] if len(found) == 1 else None
+
+    def _lua_member(self, module: str, member: str) -> tuple[str, str] | None:
+        """What `x.member` reaches after `local x = require("module")`: in the one file whose path ends with the
+        module's (`a.b` -> `a/b.lua` or `a/b/init.lua`), the unit `T.member` of the one table T defining it (the
+        table the file returns, by whatever name the file gives it)."""
+        if self._lua_paths is None:
+            self._lua_paths = _tails(self.lua_modules)
+        found = self._lua_paths.get(module.replace(".", "/"), ())
+        if len(found) != 1:
+            return None
+        places = [place for name, place in found[0].items() if name.partition(".")[2] == member]
+        return places[0] if len(places) == 1 else None
+
+
+def _tails(files: dict[str, dict[str, tuple[str, str]]]) -> dict[str, list[dict[str, tuple[str, str]]]]:
+    """Every tail of every path (`C`, `b/C`, `a/b/C` for `a/b/C`) -> the names of the files it ends."""
+    tails: dict[str, list[dict[str, tuple[str, str]]]] = defaultdict(list)
+    for path, names in files.items():
+        parts = path.split("/")
+        for cut in range(len(parts)):
+            tails["/".join(parts[cut:])].append(names)
+    return tails
 
 
 def _class_or_constructor(names: dict[str, tuple[str, str]], qualified: str, language: str) -> tuple[str, str] | None:

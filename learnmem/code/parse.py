@@ -32,6 +32,8 @@ CALLEE_MAX_CHARS = 200
 _UNIT_KINDS = ("function", "class")  # definition kinds that become units
 # Wrappers whose keyword belongs in the signature (`export` and decorators do not).
 _DECLARATION_WRAPPERS = frozenset({"lexical_declaration", "variable_declaration", "type_declaration"})
+# What a Rust impl's type may start with that is no part of its name: `&'a mut Type`, `*const Type`, `dyn Trait`.
+_RUST_TYPE_PREFIX = re.compile(r"^(?:&|\*|'\w+\s*|(?:mut|const|dyn)\s+)*")
 
 
 @cache
@@ -450,11 +452,12 @@ class _Walker:
     def _name(self, node: Node, name_node: Node | None) -> tuple[str, tuple[str, ...], bool] | None:
         """(name, extra qualifier parts, is a method) or None for anonymous definitions."""
         kind = node.type
-        if kind == "impl_item":  # Rust: impl<T> path::Type<T> -> "Type"
+        if kind == "impl_item":  # Rust: impl<T> path::Type<T>, impl<'a> Trait for &'a mut Type -> "Type"
             type_node = node.child_by_field_name("type")
             if type_node is None:
                 return None
             text = re.sub(r"<.*", "", _node_text(self.source, type_node), flags=re.DOTALL)
+            text = _RUST_TYPE_PREFIX.sub("", text.strip())
             return text.rsplit("::", 1)[-1].strip(), (), False
         if name_node is None:
             return None
@@ -571,6 +574,8 @@ class _Walker:
             callee_node = node.child_by_field_name(field_name)
             if callee_node is None or callee_node.type in self.spec.function_values:
                 return
+            if callee_node.type == "generic_function":  # Rust `parse::<T>(x)`: the function without its turbofish
+                callee_node = callee_node.child_by_field_name("function") or callee_node
             if callee_node.type == "parenthesized_expression":
                 return
             start, end = callee_node.start_byte, callee_node.end_byte

@@ -1,4 +1,4 @@
-"""The imports of Go and Java files, as Import records, for learnmem.code.localresolve to follow into the project.
+"""The imports of Go, Java, Rust and Lua files, as Import records, for learnmem.code.localresolve to follow.
 
 Go: `import r "github.com/gin-gonic/gin/render"` binds `r` (else the path's last part, `render`) to the package
 of that path: Import(local="r", module="github.com/gin-gonic/gin/render", name=""). Blank (`_`) and dot (`.`)
@@ -7,6 +7,13 @@ imports bind no name and are skipped.
 Java: `import a.b.C;` binds `C` to the class: Import(local="C", module="a.b", name="C"); `import static a.b.C.m;`
 binds `m` to the member: Import(local="m", module="a.b.C", name="m"). Wildcard imports (`a.b.*`) name nothing
 and are skipped.
+
+Rust: each name a top-level `use` binds, its path written out: `use crate::a::{self, b::C, d as e};` gives
+Import("a", "crate", "a"), Import("C", "crate::a::b", "C"), Import("e", "crate::a", "d"); `use a::b::*;` gives
+Import("*", "a::b", "*"). Paths stay as written (`super::x`, `self::x`): the module they start from is the
+resolver's to know. `use` inside a function or an inline `mod` is not read.
+
+Lua: `local x = require("a.b")` (or `x = require "a.b"`) at the top of a file: Import("x", "a.b", "").
 """
 
 from __future__ import annotations
@@ -23,7 +30,61 @@ def package_imports(root: Node, language: str) -> list[Import]:
     if language == "java":
         return [found for node in root.named_children if node.type == "import_declaration"
                 for found in [_java_import(node)] if found]
+    if language == "rust":
+        return [found for node in root.named_children if node.type == "use_declaration"
+                for found in _rust_uses(node.child_by_field_name("argument"), [], node.start_point.row + 1)]
+    if language == "lua":
+        return [found for node in root.named_children for found in [_lua_require(node)] if found]
     return []
+
+
+def _rust_uses(node: Node | None, prefix: list[str], line: int) -> list[Import]:
+    """The names one `use` tree binds, under the path written before it (`prefix`)."""
+    if node is None:
+        return []
+    kind = node.type
+    if kind == "use_as_clause":
+        path = prefix + _rust_path(node.child_by_field_name("path"))
+        path = path[:-1] if path[-1:] == ["self"] else path
+        alias = node.child_by_field_name("alias")
+        return [Import(_text(alias), "::".join(path[:-1]), path[-1], line)] if alias is not None and path else []
+    if kind == "scoped_use_list":
+        path = prefix + _rust_path(node.child_by_field_name("path"))
+        return _rust_uses(node.child_by_field_name("list"), path, line)
+    if kind == "use_list":
+        return [found for child in node.named_children for found in _rust_uses(child, prefix, line)]
+    if kind == "use_wildcard":
+        path = prefix + [part for child in node.named_children for part in _rust_path(child)]
+        return [Import("*", "::".join(path), "*", line)] if path else []
+    path = prefix + _rust_path(node)
+    if path[-1:] == ["self"]:  # `use a::b::{self}` binds `b` to the module a::b
+        path = path[:-1]
+    return [Import(path[-1], "::".join(path[:-1]), path[-1], line)] if path else []
+
+
+def _rust_path(node: Node | None) -> list[str]:
+    """`crate::a::b` -> ["crate", "a", "b"] (a leading `::` dropped)."""
+    return [part for part in _text(node).split("::") if part] if node is not None else []
+
+
+def _lua_require(node: Node) -> Import | None:
+    """`local x = require("a.b")` or `x = require "a.b"` -> Import("x", "a.b", "")."""
+    if node.type == "variable_declaration":
+        node = next((child for child in node.named_children if child.type == "assignment_statement"), node)
+    if node.type != "assignment_statement" or node.named_child_count != 2:
+        return None
+    names, values = node.named_children
+    if names.named_child_count != 1 or values.named_child_count != 1:
+        return None
+    target, call = names.named_children[0], values.named_children[0]
+    if target.type != "identifier" or call.type != "function_call":
+        return None
+    function, arguments = call.child_by_field_name("name"), call.child_by_field_name("arguments")
+    if function is None or _text(function) != "require" or arguments is None:
+        return None
+    strings = [child for child in arguments.named_children if child.type == "string"]
+    content = strings[0].child_by_field_name("content") if len(strings) == 1 else None
+    return Import(_text(target), _text(content), "", node.start_point.row + 1) if content is not None else None
 
 
 def _go_specs(root: Node) -> list[Node]:

@@ -198,3 +198,151 @@ def test_java_imports_of_classes_and_static_members_reach_their_files():
     assert found[(main, "checkNotNull", 9)] == ("src.main.java.a.util.Checks", "Checks.checkNotNull")  # static
     assert found[(main, "List.of", 9)] == (None, None)  # the JDK
     assert found[(main, "Thing", 9)] == (None, None)  # a wildcard import names no class
+
+
+RUST_CRATE = {
+    "Cargo.toml": "[package]\nname = \"shapes\"\n",
+    "src/lib.rs": """
+        pub mod geo;
+        mod util;
+        pub use crate::geo::Point;
+        pub use util::*;
+
+        pub fn parse(s: &str) -> Point { Point::new() }
+        """,
+    "src/geo/mod.rs": """
+        mod convert;
+
+        pub struct Point { x: i32 }
+
+        impl Point {
+            pub fn new() -> Point { Point { x: 0 } }
+        }
+
+        pub struct Writer;
+
+        impl Writer {
+            fn write(&self) {}
+        }
+
+        impl<'a> std::io::Write for &'a mut Writer {
+            fn flush(&mut self) { self.write() }
+        }
+        """,
+    "src/geo/convert.rs": """
+        use super::Point;
+
+        impl From<i32> for Point {
+            fn from(x: i32) -> Point { Point::new() }
+        }
+        """,
+    "src/util.rs": """
+        pub fn round(x: f64) -> f64 { x }
+        """,
+    "src/draw.rs": """
+        use crate::geo::{self, Point as P};
+        use super::parse as read;
+        use serde::Serialize;
+
+        fn draw() {
+            P::new();
+            geo::Point::new();
+            read("1");
+            crate::parse("2");
+            crate::round(1.0);
+            Point::from(3);
+            str::parse::<u8>("4");
+            Serialize::serialize();
+            geo::missing();
+        }
+        """,
+    "tests/api.rs": """
+        use shapes::{parse, Point};
+        use shapes::geo;
+
+        #[test]
+        fn it_parses() {
+            parse("1");
+            Point::new();
+            geo::Point::from(1);
+            shapes::round(2.0);
+        }
+        """,
+}
+
+
+def test_rust_use_paths_crate_super_self_and_the_crate_s_own_name_reach_their_files():
+    found = edges({path: code for path, code in RUST_CRATE.items() if path.endswith(".rs")})
+    assert found[("src/lib.rs", "Point::new", 6)] == ("src.geo.mod", "Point.new")  # a `pub use` in the root file
+    assert found[("src/geo/convert.rs", "Point::new", 4)] == ("src.geo.mod", "Point.new")  # `use super::Point`
+    # `impl Trait for &'a mut Writer` names its methods `Writer.m`, so `self.write()` reaches `Writer.write`
+    assert found[("src/geo/mod.rs", "self.write", 16)] == ("src.geo.mod", "Writer.write")
+    assert found[("src/draw.rs", "P::new", 6)] == ("src.geo.mod", "Point.new")  # imported under another name
+    assert found[("src/draw.rs", "geo::Point::new", 7)] == ("src.geo.mod", "Point.new")  # `{self}`: the module
+    assert found[("src/draw.rs", "read", 8)] == ("src.lib", "parse")  # `super::` of a file below the root
+    assert found[("src/draw.rs", "crate::parse", 9)] == ("src.lib", "parse")
+    assert found[("src/draw.rs", "crate::round", 10)] == ("src.util", "round")  # through `pub use util::*`
+    assert found[("src/draw.rs", "Point::from", 11)] == (None, None)  # `Point` is not imported in draw.rs
+    assert found[("src/draw.rs", "str::parse", 12)] == (None, None)  # the turbofish is no part of the name
+    assert found[("src/draw.rs", "Serialize::serialize", 13)] == (None, None)  # another crate
+    assert found[("src/draw.rs", "geo::missing", 14)] == (None, None)
+    # tests/ is a crate of its own, using this one by the name its `use` paths agree on
+    assert found[("tests/api.rs", "parse", 6)] == ("src.lib", "parse")
+    assert found[("tests/api.rs", "Point::new", 7)] == ("src.geo.mod", "Point.new")
+    # the crate's one `Point` has its one `from` in another file of the crate (`impl From<i32> for Point`)
+    assert found[("tests/api.rs", "geo::Point::from", 8)] == ("src.geo.convert", "Point.from")
+    assert found[("tests/api.rs", "shapes::round", 9)] == ("src.util", "round")
+
+
+def test_rust_and_lua_imports_are_stored_and_followed_by_an_index(tmp_path):
+    tree = {**RUST_CRATE, **LUA_PROJECT}
+    for relative, text in tree.items():
+        path = tmp_path / "tree" / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    lm = learnmem.open(tmp_path / "a.duckdb", embedder=HashingEmbedder())
+    lm.index_codebase(tmp_path / "tree", project="p", progress=False)
+    rust = {e.line: (e.callee_module, e.callee_qualified_name) for e in lm.find_callees("tests.api.it_parses", project="p")}
+    lua = {(e.callee_module, e.callee_qualified_name) for e in lm.find_callees("lua.app.App.run", project="p")}
+    lm.close()
+    assert rust == {6: ("src.lib", "parse"), 7: ("src.geo.mod", "Point.new"), 8: ("src.geo.convert", "Point.from"),
+                    9: ("src.util", "round")}
+    assert lua == {("lua.mylib.util", "M.split"), ("lua.mylib.path.init", "Path.new"),
+                   ("lua.mylib.path.init", "Path.join"), (None, None)}
+
+
+LUA_PROJECT = {
+    "lua/mylib/util.lua": """
+        local M = {}
+        function M.split(s) return s end
+        return M
+        """,
+    "lua/mylib/path/init.lua": """
+        local Path = {}
+        function Path:new(s) return s end
+        function Path.join(a, b) return a .. b end
+        return Path
+        """,
+    "lua/a/log.lua": "local L = {}\nfunction L.write() end\nreturn L\n",
+    "lua/b/log.lua": "local L = {}\nfunction L.write() end\nreturn L\n",
+    "lua/app.lua": """
+        local util = require("mylib.util")
+        local Path = require "mylib.path"
+        local log = require("log")
+        local App = {}
+        function App.run() util.split("a")
+            return Path:new("b"), Path.join("c", "d"), log.write(), util.missing(), string.len("e")
+        end
+        return App
+        """,
+}
+
+
+def test_lua_require_reaches_the_module_s_file_and_the_table_it_returns():
+    found = edges(LUA_PROJECT)
+    assert found[("lua/app.lua", "util.split", 5)] == ("lua.mylib.util", "M.split")  # the file's table is `M`
+    assert found[("lua/app.lua", "Path:new", 6)] == ("lua.mylib.path.init", "Path.new")  # `path/init.lua`
+    assert found[("lua/app.lua", "Path.join", 6)] == ("lua.mylib.path.init", "Path.join")
+    assert found[("lua/app.lua", "log.write", 6)] == (None, None)  # two files are `log`: which is unknown
+    assert found[("lua/app.lua", "util.missing", 6)] == (None, None)
+    assert found[("lua/app.lua", "string.len", 6)] == (None, None)
