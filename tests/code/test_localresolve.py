@@ -17,6 +17,17 @@ def edges(files: dict[str, str]) -> dict[tuple[str, str, int], tuple[str | None,
             for e in resolve_calls(parsed)}
 
 
+def indexed(tmp_path, files: dict[str, str], project: str):
+    """A database with the sources written out as a tree and indexed as `project` (open: the caller closes it)."""
+    for relative, text in files.items():
+        path = tmp_path / "tree" / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    lm = learnmem.open(tmp_path / "a.duckdb", embedder=HashingEmbedder())
+    lm.index_codebase(tmp_path / "tree", project=project, progress=False)
+    return lm
+
+
 GO_PACKAGE = {
     "router/group.go": """
         package router
@@ -121,12 +132,7 @@ def test_rust_self_and_type_paths_and_lua_module_tables_resolve_in_their_file():
 
 def test_an_index_stores_the_same_go_edges_as_resolving_the_parsed_files(tmp_path):
     """The indexer resolves from what it stored, not from the parse: the receiver must survive the round trip."""
-    for relative, text in GO_PACKAGE.items():
-        path = tmp_path / "tree" / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    lm = learnmem.open(tmp_path / "a.duckdb", embedder=HashingEmbedder())
-    lm.index_codebase(tmp_path / "tree", project="router", progress=False)
+    lm = indexed(tmp_path, GO_PACKAGE, "router")
     stored = {(e.callee_name, e.line): (e.callee_module, e.callee_qualified_name)
               for e in lm.find_callees("router.group.Group.Handle", project="router")}
     lm.close()
@@ -295,13 +301,7 @@ def test_rust_use_paths_crate_super_self_and_the_crate_s_own_name_reach_their_fi
 
 
 def test_rust_and_lua_imports_are_stored_and_followed_by_an_index(tmp_path):
-    tree = {**RUST_CRATE, **LUA_PROJECT}
-    for relative, text in tree.items():
-        path = tmp_path / "tree" / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    lm = learnmem.open(tmp_path / "a.duckdb", embedder=HashingEmbedder())
-    lm.index_codebase(tmp_path / "tree", project="p", progress=False)
+    lm = indexed(tmp_path, {**RUST_CRATE, **LUA_PROJECT}, "p")
     rust = {e.line: (e.callee_module, e.callee_qualified_name) for e in lm.find_callees("tests.api.it_parses", project="p")}
     lua = {(e.callee_module, e.callee_qualified_name) for e in lm.find_callees("lua.app.App.run", project="p")}
     lm.close()
