@@ -88,7 +88,7 @@ class RustCrates:
             return None  # a module names nothing to call
         return self._item(root, module, rest, steps)
 
-    def _start(self, path: str, segments: list[str], steps: int):
+    def _start(self, path: str, segments: list[str], steps: int) -> tuple[str, tuple[str, ...], list[str]] | None:
         """(crate root file, module path, the segments left) that a path's head names, from file `path`."""
         root, module = self.crate_of[path], self.module_of[path]
         head, rest = segments[0], segments[1:]
