@@ -43,7 +43,8 @@ WRITE_BATCH = 200
 # beside new ones; vectors whose embedded text did not change are reused, not recomputed.
 UNITS_VERSION = "5"  # 3: Python, JavaScript and TypeScript files store their flow facts (migration 016); 4: Go
 # interface methods and Java annotation elements are units, Go and Java files store their imports; 5: Rust and Lua
-# files store theirs, a Rust impl for `&'a mut Type` names its methods `Type.m`
+# files store theirs, a Rust impl for `&'a mut Type` names its methods `Type.m`, Go and Java files store the declared
+# types of their names (learnmem.code.typedvars)
 
 
 @dataclass(frozen=True)
@@ -211,6 +212,11 @@ def _parse(relative: str, data: bytes) -> ParsedFile:
         from learnmem.code.pkgimports import package_imports
 
         parsed.imports = package_imports(tree.root_node, language)
+        if language in ("go", "java"):
+            from learnmem.code.typedvars import typed_names
+
+            types = typed_names(tree.root_node, language, parsed.units)
+            parsed.flow = {"types": types} if types else None
     return parsed
 
 

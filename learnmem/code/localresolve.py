@@ -22,6 +22,10 @@ imports and exports (learnmem.code.jsresolve) to what is found here. For the oth
   `a/util/init.lua`), T being the one table there that defines `f`.
 - Rust paths and `use` (`crate::`, `super::`, aliases, re-exports, the crate's own name in its tests) are followed
   through the crates and modules of the project by learnmem.code.rustmodules.
+- Go and Java: a call on a name or field whose type is written out (learnmem.code.typedvars: `c *Context`,
+  `Gson gson = ...`, a struct's or class's fields) reaches that type's method, found as above (`c.Next()` ->
+  `Context.Next`; `c.engine.handle()` through the receiver's field; `out.flush()` with `Out` imported). A declared
+  name's type is final: when its method is not found (a library type), the call stays unresolved.
 
 A name defined twice in what the caller sees (Go files for different build tags, overloads in different files)
 stays unresolved, like everything else nothing defines there (other modules' code, the standard library).
@@ -43,6 +47,7 @@ _SELF_RECEIVERS = ("this.", "self.", "self:", "this->", "Self.")
 # Go: `func (g *Group[T]) handle(...)` -> "g"
 _GO_RECEIVER = re.compile(r"func\s*\(\s*([A-Za-z_]\w*)\s")
 _UNIT_TYPES = ("function", "method", "class")
+_TYPED = ("go", "java")  # languages whose declared types learnmem.code.typedvars records
 
 
 class Names:
@@ -98,12 +103,23 @@ class Names:
         callee_dotted = callee.replace("::", ".").replace(":", ".")  # Rust paths, Lua's `obj:method()`
         for prefix in prefixes:
             if callee_dotted.startswith(prefix) and owner:
-                return unique.get(f"{owner}.{callee_dotted[len(prefix):]}")
+                member = callee_dotted[len(prefix):]
+                found = unique.get(f"{owner}.{member}")
+                if found is None and language in _TYPED and member.count(".") == 1:  # `this.field.m()`
+                    field, method = member.split(".")
+                    declared = _declared(parsed, owner, field)
+                    return self._member(parsed, owner, declared, method) if declared else None
+                return found
         if language == "rust":
             return unique.get(callee_dotted) or self.rust.resolve(parsed.path, callee)
         if "." in callee_dotted:
             if language in SCRIPT_LANGUAGES:
                 return None
+            if language in _TYPED and callee_dotted.count(".") == 1:  # a declared name's type decides
+                name, method = callee_dotted.split(".")
+                declared = _declared(parsed, caller, name)
+                if declared is not None:
+                    return self._member(parsed, owner, declared, method)
             return unique.get(callee_dotted) or self._imported(parsed, *callee_dotted.split(".", 1))
         if language == "java":  # a method of the caller's class, or of a class it is inside; a nested class
             scope = owner
@@ -115,6 +131,24 @@ class Names:
         found = _class_or_constructor(unique, callee, language)
         if found is None and language == "java":
             return self._imported(parsed, callee, "")
+        return found
+
+    def _member(self, parsed: ParsedFile, owner: str, type_name: str, method: str) -> tuple[str, str] | None:
+        """Method `method` of the project's type `type_name` as the caller's file sees it: its package or file
+        (Java: a class nested in the caller's enclosing classes too), else through an import (`gin.Context`)."""
+        unique = self.visible.get(parsed.path, {})
+        if "." in type_name:
+            local, _, rest = type_name.partition(".")
+            return unique.get(f"{type_name}.{method}") or self._imported(parsed, local, f"{rest}.{method}")
+        scope = owner if parsed.language == "java" else ""
+        while scope:
+            found = unique.get(f"{scope}.{type_name}.{method}")
+            if found:
+                return found
+            scope = scope.rpartition(".")[0]
+        found = unique.get(f"{type_name}.{method}")
+        if found is None and parsed.language == "java":
+            return self._imported(parsed, type_name, method)
         return found
 
     def _imported(self, parsed: ParsedFile, local: str, rest: str) -> tuple[str, str] | None:
@@ -176,6 +210,18 @@ def _tails(files: dict[str, dict[str, tuple[str, str]]]) -> dict[str, list[dict[
         for cut in range(len(parts)):
             tails["/".join(parts[cut:])].append(names)
     return tails
+
+
+def _declared(parsed: ParsedFile, scope: str, name: str) -> str | None:
+    """The type `name` is declared with in `scope` or the units around it (a Java class's fields), as
+    learnmem.code.typedvars recorded it; None when no declaration writes one."""
+    types = (parsed.flow or {}).get("types", {})
+    while scope:
+        found = types.get(scope, {}).get(name)
+        if found:
+            return found
+        scope = scope.rpartition(".")[0]
+    return None
 
 
 def _class_or_constructor(names: dict[str, tuple[str, str]], qualified: str, language: str) -> tuple[str, str] | None:

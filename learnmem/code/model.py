@@ -61,4 +61,6 @@ class ParsedFile:
     calls: list[CallSite] = field(default_factory=list)
     imports: list[Import] = field(default_factory=list)
     syntax_errors: int = 0  # ERROR / MISSING nodes tree-sitter recovered from
-    flow: dict | None = None  # Python: where values flow (learnmem.code.pyfacts), for learnmem.code.pyflow
+    # Python: where values flow (learnmem.code.pyfacts); JavaScript/TypeScript: module facts (jsmodules); Go and
+    # Java: the declared types of names (typedvars)
+    flow: dict | None = None

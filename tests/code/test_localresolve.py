@@ -346,3 +346,128 @@ def test_lua_require_reaches_the_module_s_file_and_the_table_it_returns():
     assert found[("lua/app.lua", "log.write", 6)] == (None, None)  # two files are `log`: which is unknown
     assert found[("lua/app.lua", "util.missing", 6)] == (None, None)
     assert found[("lua/app.lua", "string.len", 6)] == (None, None)
+
+
+TYPED_GO = {
+    "web/context.go": """
+        package web
+
+        type Context struct{ engine *Engine }
+
+        func (c *Context) Next() {}
+
+        func (c *Context) Run() { c.engine.handle() }
+        """,
+    "web/engine.go": """
+        package web
+
+        import "example.com/web/render"
+
+        type Engine struct{}
+
+        func (e *Engine) handle() {}
+
+        func New(page render.JSON, list []Context, byName map[string]*Engine) *Engine {
+        	engine := &Engine{}
+        	engine.handle()
+        	var ctx Context
+        	ctx.Next()
+        	fresh := new(Context)
+        	fresh.Next()
+        	page.Render()
+        	list.Next()
+        	byName.handle()
+        	made := NewContext()
+        	made.Next()
+        	return engine
+        }
+
+        func twice() {
+        	if true {
+        		x := &Engine{}
+        		x.handle()
+        	} else {
+        		var x Context
+        		x.Next()
+        	}
+        }
+        """,
+    "web/render/json.go": "package render\n\ntype JSON struct{}\n\nfunc (r JSON) Render() {}\n",
+}
+
+
+def test_go_calls_on_declared_names_and_fields_reach_their_type_s_method():
+    found = edges(TYPED_GO)
+    assert found[("web/context.go", "c.engine.handle", 7)] == ("web.engine", "Engine.handle")  # a struct field
+    assert found[("web/engine.go", "engine.handle", 11)] == ("web.engine", "Engine.handle")  # `x := &T{}`
+    assert found[("web/engine.go", "ctx.Next", 13)] == ("web.context", "Context.Next")  # `var x T`
+    assert found[("web/engine.go", "fresh.Next", 15)] == ("web.context", "Context.Next")  # `new(T)`
+    assert found[("web/engine.go", "page.Render", 16)] == ("web.render.json", "JSON.Render")  # an imported type
+    assert found[("web/engine.go", "list.Next", 17)] == (None, None)  # a slice has no methods of the project's
+    assert found[("web/engine.go", "byName.handle", 18)] == (None, None)  # nor has a map
+    assert found[("web/engine.go", "made.Next", 20)] == (None, None)  # a type inferred from a call is not known
+    assert found[("web/engine.go", "x.handle", 27)] == (None, None)  # two types for one name in one function
+    assert found[("web/engine.go", "x.Next", 30)] == (None, None)
+
+
+TYPED_JAVA = {
+    "src/a/Gson.java": """
+        package a;
+
+        public class Gson {
+            public String toJson(Object o) { return ""; }
+
+            static class Inner { void go() {} }
+        }
+        """,
+    "src/a/Writer.java": """
+        package a;
+
+        import b.Out;
+        import java.util.List;
+
+        public class Writer {
+            private final Gson gson = new Gson();
+            private Out out;
+
+            void write(Gson g, List<Gson> all, Gson[] many) {
+                g.toJson(1);
+                gson.toJson(2);
+                this.gson.toJson(3);
+                out.flush();
+                all.add(g);
+                var v = new Gson();
+                v.toJson(4);
+                Gson.Inner i = null;
+                i.go();
+                for (Gson each : all) {
+                    each.toJson(5);
+                }
+                many.clone();
+            }
+        }
+        """,
+    "src/b/Out.java": "package b;\n\npublic class Out {\n    public void flush() {}\n}\n",
+}
+
+
+def test_java_calls_on_parameters_locals_and_fields_reach_their_class_s_method():
+    found = edges(TYPED_JAVA)
+    assert found[("src/a/Writer.java", "g.toJson", 11)] == ("src.a.Gson", "Gson.toJson")  # a parameter
+    assert found[("src/a/Writer.java", "gson.toJson", 12)] == ("src.a.Gson", "Gson.toJson")  # a field
+    assert found[("src/a/Writer.java", "this.gson.toJson", 13)] == ("src.a.Gson", "Gson.toJson")
+    assert found[("src/a/Writer.java", "out.flush", 14)] == ("src.b.Out", "Out.flush")  # an imported class
+    assert found[("src/a/Writer.java", "all.add", 15)] == (None, None)  # java.util.List: not the project's
+    assert found[("src/a/Writer.java", "v.toJson", 17)] == ("src.a.Gson", "Gson.toJson")  # `var v = new Gson()`
+    assert found[("src/a/Writer.java", "i.go", 19)] == ("src.a.Gson", "Gson.Inner.go")  # a nested class
+    assert found[("src/a/Writer.java", "each.toJson", 21)] == ("src.a.Gson", "Gson.toJson")  # a for-each variable
+    assert found[("src/a/Writer.java", "many.clone", 23)] == (None, None)  # an array
+
+
+def test_declared_types_are_stored_and_followed_by_an_index(tmp_path):
+    lm = indexed(tmp_path, {**TYPED_GO, **TYPED_JAVA}, "t")
+    go = {e.line: e.callee_qualified_name for e in lm.find_callees("web.engine.New", project="t")}
+    java = {e.line: e.callee_qualified_name for e in lm.find_callees("src.a.Writer.Writer.write", project="t")}
+    lm.close()
+    assert (go[11], go[13], go[16], go[20]) == ("Engine.handle", "Context.Next", "JSON.Render", None)
+    assert (java[12], java[14], java[19]) == ("Gson.toJson", "Out.flush", "Gson.Inner.go")

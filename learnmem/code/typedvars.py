@@ -1,0 +1,125 @@
+"""The declared types of Go and Java names, so that learnmem.code.localresolve can follow `x.m()` to `T.m`.
+
+For each unit, the names declared in it with a type the code writes out: Java parameters, locals
+(`Foo x = ...`, `var x = new Foo()`), `for (Foo x : xs)`, try resources, a single catch type, and a class's fields;
+Go parameters, `var x T`, `x := T{...}`, `x := &T{...}`, `x := new(T)`, and a struct's named fields. They are kept as
+`{"types": {unit qualified name: {name: type}}}` in the file's flow facts (code_files.flow), the type as written
+without pointers and type arguments (`*gin.Context` -> `gin.Context`, `List<Foo>` -> `List`). Slices, maps, arrays,
+functions and primitives have no methods of the project's and are left out; so is a name declared with two types in
+one unit (shadowing in nested blocks), and anything inferred (`x := NewFoo()`, Java lambdas' parameters).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+from learnmem.code.model import Unit
+
+_TYPE_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+# Go types whose values have no methods of the project's: slices, arrays, maps, channels, functions, literals.
+_NO_METHODS = re.compile(r"\[|map\[|chan\b|<-|func\b|struct\b|interface\b")
+_JAVA_PRIMITIVES = frozenset({"var", "int", "long", "short", "byte", "char", "boolean", "float", "double", "void"})
+# Java: declaration node -> whether its names are in declarators (`Foo a = x, b;`) or its own `name` field
+_JAVA_DECLARATIONS = {
+    "formal_parameter": False, "spread_parameter": False, "enhanced_for_statement": False, "resource": False,
+    "catch_formal_parameter": False, "local_variable_declaration": True, "field_declaration": True,
+}
+_GO_DECLARATIONS = ("parameter_declaration", "var_spec", "field_declaration")
+
+
+def typed_names(root: Node, language: str, units: list[Unit]) -> dict[str, dict[str, str]]:
+    """unit qualified name -> {declared name: its type} for a Go or Java file (see the module docstring)."""
+    found: dict[str, dict[str, str | None]] = {}
+    spans = sorted(((u.start_line, u.end_line, u.qualified_name) for u in units if u.qualified_name),
+                   key=lambda span: (span[1] - span[0], -span[2].count(".")))  # innermost first
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        pairs = _java_pairs(node) if language == "java" else _go_pairs(node)
+        if not pairs:
+            continue
+        line = node.start_point.row + 1
+        scope = next((name for start, end, name in spans if start <= line <= end), None)
+        if scope is None:
+            continue
+        names = found.setdefault(scope, {})
+        for name, type_name in pairs:
+            if type_name is not None:
+                names[name] = type_name if names.get(name, type_name) == type_name else None
+    return {scope: clean for scope, names in found.items()
+            if (clean := {name: type_name for name, type_name in names.items() if type_name})}
+
+
+def _java_pairs(node: Node) -> list[tuple[str, str | None]]:
+    in_declarators = _JAVA_DECLARATIONS.get(node.type)
+    if in_declarators is None:
+        return []
+    type_node = node.child_by_field_name("type")
+    if node.type == "catch_formal_parameter":  # `catch (A e)`; a multi-catch `A | B` has no single type
+        catch = next((child for child in node.named_children if child.type == "catch_type"), None)
+        type_node = catch.named_children[0] if catch is not None and catch.named_child_count == 1 else None
+    if not in_declarators:
+        name = node.child_by_field_name("name")
+        return [(_text(name), _type_of(type_node, "java"))] if name is not None else []
+    pairs = []
+    for declarator in node.children_by_field_name("declarator"):
+        name, value = declarator.child_by_field_name("name"), declarator.child_by_field_name("value")
+        declared = type_node
+        if type_node is not None and _text(type_node) == "var" and value is not None and \
+                value.type == "object_creation_expression":
+            declared = value.child_by_field_name("type")
+        if name is not None:
+            pairs.append((_text(name), _type_of(declared, "java")))
+    return pairs
+
+
+def _go_pairs(node: Node) -> list[tuple[str, str | None]]:
+    if node.type in _GO_DECLARATIONS:
+        type_node = node.child_by_field_name("type")
+        if type_node is None and node.type == "var_spec":
+            values = node.child_by_field_name("value")
+            type_node = _go_constructed(values.named_children[0]) if values is not None and \
+                values.named_child_count == 1 else None
+        names = node.children_by_field_name("name")
+        return [(_text(name), _type_of(type_node, "go")) for name in names] if type_node is not None else []
+    if node.type == "short_var_declaration":
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None or left.named_child_count != right.named_child_count:
+            return []
+        return [(_text(name), _type_of(_go_constructed(value), "go"))
+                for name, value in zip(left.named_children, right.named_children) if name.type == "identifier"]
+    return []
+
+
+def _go_constructed(value: Node) -> Node | None:
+    """The type node of `T{...}`, `&T{...}` or `new(T)`; None for anything else."""
+    if value.type == "unary_expression" and value.child_by_field_name("operator") is not None and \
+            _text(value.child_by_field_name("operator")) == "&":
+        value = value.child_by_field_name("operand") or value
+    if value.type == "composite_literal":
+        return value.child_by_field_name("type")
+    if value.type == "call_expression" and _text(value.child_by_field_name("function")) == "new":
+        arguments = value.child_by_field_name("arguments")
+        return arguments.named_children[0] if arguments is not None and arguments.named_child_count == 1 else None
+    return None
+
+
+def _type_of(node: Node | None, language: str) -> str | None:
+    """A declared type as a name (`pkg.T`, `a.b.C`), without pointers and type arguments; None when it has no
+    methods the project could define (primitives, arrays, slices, maps, functions)."""
+    if node is None or node.type == "array_type":
+        return None
+    text = _text(node).strip().lstrip("*&")
+    if _NO_METHODS.match(text):
+        return None
+    text = re.sub(r"\s*[<\[].*", "", text, flags=re.DOTALL)  # type arguments: `List<Foo>`, Go's `Set[T]`
+    if not _TYPE_NAME.fullmatch(text) or (language == "java" and text in _JAVA_PRIMITIVES):
+        return None
+    return text
+
+
+def _text(node: Node | None) -> str:
+    return node.text.decode("utf-8", errors="replace") if node is not None else ""
