@@ -17,7 +17,8 @@ imports and exports (learnmem.code.jsresolve) to what is found here. For the oth
 - Imports (learnmem.code.pkgimports) of the project's own code: Go `binding.Default()` after `import
   "<module>/binding"` reaches the package in folder `binding/`, the module's path being what the project's imports
   of its own folders share (as go.mod would say); Java `C.m()`, `new C()` after `import a.b.C;` and `m()` after
-  `import static a.b.C.m;` reach the class in the one file whose path ends `a/b/C.java`; Lua `util.f()` after
+  `import static a.b.C.m;` reach the class in the one file whose path ends `a/b/C.java` (so does a class of the
+  package the file declares that its folder does not hold: a test under `src/test/java/a/b/`); Lua `util.f()` after
   `local util = require("a.util")` reaches `T.f` in the one file whose path ends `a/util.lua` (or
   `a/util/init.lua`), T being the one table there that defines `f`.
 - Rust paths and `use` (`crate::`, `super::`, aliases, re-exports, the crate's own name in its tests) are followed
@@ -120,7 +121,9 @@ class Names:
                 declared = _declared(parsed, caller, name)
                 if declared is not None:
                     return self._member(parsed, owner, declared, method)
-            return unique.get(callee_dotted) or self._imported(parsed, *callee_dotted.split(".", 1))
+            head, _, rest = callee_dotted.partition(".")
+            return unique.get(callee_dotted) or self._imported(parsed, head, rest) or self._in_package(
+                parsed, head, callee_dotted)
         if language == "java":  # a method of the caller's class, or of a class it is inside; a nested class
             scope = owner
             while scope:
@@ -130,7 +133,7 @@ class Names:
                 scope = scope.rpartition(".")[0]
         found = _class_or_constructor(unique, callee, language)
         if found is None and language == "java":
-            return self._imported(parsed, callee, "")
+            return self._imported(parsed, callee, "") or self._in_package(parsed, callee, callee)
         return found
 
     def _member(self, parsed: ParsedFile, owner: str, type_name: str, method: str) -> tuple[str, str] | None:
@@ -139,7 +142,8 @@ class Names:
         unique = self.visible.get(parsed.path, {})
         if "." in type_name:
             local, _, rest = type_name.partition(".")
-            return unique.get(f"{type_name}.{method}") or self._imported(parsed, local, f"{rest}.{method}")
+            return unique.get(f"{type_name}.{method}") or self._imported(parsed, local, f"{rest}.{method}") or \
+                self._in_package(parsed, local, f"{type_name}.{method}")
         scope = owner if parsed.language == "java" else ""
         while scope:
             found = unique.get(f"{scope}.{type_name}.{method}")
@@ -148,8 +152,21 @@ class Names:
             scope = scope.rpartition(".")[0]
         found = unique.get(f"{type_name}.{method}")
         if found is None and parsed.language == "java":
-            return self._imported(parsed, type_name, method)
+            return self._imported(parsed, type_name, method) or self._in_package(
+                parsed, type_name, f"{type_name}.{method}")
         return found
+
+    def _in_package(self, parsed: ParsedFile, class_name: str, qualified: str) -> tuple[str, str] | None:
+        """Java: `qualified` (`C`, `C.m`) in class C of the package the caller's file declares, kept in another
+        folder (`src/test/java/a/b/T.java` using `src/main/java/a/b/C.java` without an import): the one file
+        whose path ends `a/b/C.java`."""
+        package = (parsed.flow or {}).get("package")
+        if parsed.language != "java" or not package:
+            return None
+        names = self._java_class(f"{package.replace('.', '/')}/{class_name}")
+        if names is None:
+            return None
+        return _class_or_constructor(names, qualified, "java") if qualified == class_name else names.get(qualified)
 
     def _imported(self, parsed: ParsedFile, local: str, rest: str) -> tuple[str, str] | None:
         """What `local.rest` (`rest` "" for a bare name) reaches through the file's Go or Java imports, when the

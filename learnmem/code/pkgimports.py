@@ -6,7 +6,8 @@ imports bind no name and are skipped.
 
 Java: `import a.b.C;` binds `C` to the class: Import(local="C", module="a.b", name="C"); `import static a.b.C.m;`
 binds `m` to the member: Import(local="m", module="a.b.C", name="m"). Wildcard imports (`a.b.*`) name nothing
-and are skipped.
+and are skipped. The package a file declares (`java_package`) is kept in its flow facts beside its declared types
+(learnmem.code.typedvars), for the classes of its package in other folders.
 
 Rust: each name a top-level `use` binds, its path written out: `use crate::a::{self, b::C, d as e};` gives
 Import("a", "crate", "a"), Import("C", "crate::a::b", "C"), Import("e", "crate::a", "d"); `use a::b::*;` gives
@@ -36,6 +37,15 @@ def package_imports(root: Node, language: str) -> list[Import]:
     if language == "lua":
         return [found for node in root.named_children for found in [_lua_require(node)] if found]
     return []
+
+
+def java_package(root: Node) -> str:
+    """The package a Java file declares (`package a.b;` -> "a.b"), "" for the default package."""
+    for node in root.named_children:
+        if node.type == "package_declaration":
+            named = [child for child in node.named_children if child.type in ("scoped_identifier", "identifier")]
+            return _text(named[0]) if named else ""
+    return ""
 
 
 def _rust_uses(node: Node | None, prefix: list[str], line: int) -> list[Import]:

@@ -448,6 +448,17 @@ TYPED_JAVA = {
         }
         """,
     "src/b/Out.java": "package b;\n\npublic class Out {\n    public void flush() {}\n}\n",
+    "test/a/GsonTest.java": """
+        package a;
+
+        class GsonTest {
+            void roundTrip() {
+                Gson gson = new Gson();
+                gson.toJson(1);
+                Out.flush();
+            }
+        }
+        """,
 }
 
 
@@ -462,12 +473,19 @@ def test_java_calls_on_parameters_locals_and_fields_reach_their_class_s_method()
     assert found[("src/a/Writer.java", "i.go", 19)] == ("src.a.Gson", "Gson.Inner.go")  # a nested class
     assert found[("src/a/Writer.java", "each.toJson", 21)] == ("src.a.Gson", "Gson.toJson")  # a for-each variable
     assert found[("src/a/Writer.java", "many.clone", 23)] == (None, None)  # an array
+    # a test of package `a` in another folder sees the package's classes without an import, not other packages'
+    assert found[("test/a/GsonTest.java", "Gson", 5)] == ("src.a.Gson", "Gson")
+    assert found[("test/a/GsonTest.java", "gson.toJson", 6)] == ("src.a.Gson", "Gson.toJson")
+    assert found[("test/a/GsonTest.java", "Out.flush", 7)] == (None, None)
 
 
 def test_declared_types_are_stored_and_followed_by_an_index(tmp_path):
     lm = indexed(tmp_path, {**TYPED_GO, **TYPED_JAVA}, "t")
     go = {e.line: e.callee_qualified_name for e in lm.find_callees("web.engine.New", project="t")}
     java = {e.line: e.callee_qualified_name for e in lm.find_callees("src.a.Writer.Writer.write", project="t")}
+    other_folder = {e.line: e.callee_qualified_name
+                    for e in lm.find_callees("test.a.GsonTest.GsonTest.roundTrip", project="t")}
     lm.close()
     assert (go[11], go[13], go[16], go[20]) == ("Engine.handle", "Context.Next", "JSON.Render", None)
     assert (java[12], java[14], java[19]) == ("Gson.toJson", "Out.flush", "Gson.Inner.go")
+    assert other_folder == {5: "Gson", 6: "Gson.toJson", 7: None}  # the package declared, stored with the file
