@@ -25,8 +25,10 @@ imports and exports (learnmem.code.jsresolve) to what is found here. For the oth
   through the crates and modules of the project by learnmem.code.rustmodules.
 - Go and Java: a call on a name or field whose type is written out (learnmem.code.typedvars: `c *Context`,
   `Gson gson = ...`, a struct's or class's fields) reaches that type's method, found as above (`c.Next()` ->
-  `Context.Next`; `c.engine.handle()` through the receiver's field; `out.flush()` with `Out` imported). A declared
-  name's type is final: when its method is not found (a library type), the call stays unresolved.
+  `Context.Next`; `c.engine.handle()` through the receiver's field; `out.flush()` with `Out` imported), and in Go
+  the type a function's signature returns for `x := NewFoo()`. A declared name's type is final: when its method is
+  not found (a library type), the call stays unresolved; a name declared twice in a unit is followed where the
+  types that can be told agree.
 
 A name defined twice in what the caller sees (Go files for different build tags, overloads in different files)
 stays unresolved, like everything else nothing defines there (other modules' code, the standard library).
@@ -41,6 +43,7 @@ from pathlib import PurePosixPath
 from learnmem.code.languages import SCRIPT_LANGUAGES
 from learnmem.code.model import Import, ParsedFile
 from learnmem.code.rustmodules import RustCrates
+from learnmem.code.typedvars import result_types
 
 # Languages whose package is the folder: every file of it sees the others' definitions without an import.
 _FOLDER_PACKAGES = ("go", "java")
@@ -49,6 +52,7 @@ _SELF_RECEIVERS = ("this.", "self.", "self:", "this->", "Self.")
 _GO_RECEIVER = re.compile(r"func\s*\(\s*([A-Za-z_]\w*)\s")
 _UNIT_TYPES = ("function", "method", "class")
 _TYPED = ("go", "java")  # languages whose declared types learnmem.code.typedvars records
+_MAX_CALLS = 4  # `a := b.M()` where b came from `b := c.N()`...: enough for builders, and cycles end
 
 
 class Names:
@@ -90,6 +94,10 @@ class Names:
                         for unit in parsed.units if unit.unit_type == "method"
                         for match in [_GO_RECEIVER.match(unit.signature)] if match
                     }
+        # Go: what a function returns, for `x := NewFoo()` (learnmem.code.typedvars.result_types)
+        self.go_files = {parsed.module: parsed for parsed in files if parsed.language == "go"}
+        self.go_signatures = {(parsed.module, unit.qualified_name): unit.signature for parsed in files
+                              if parsed.language == "go" for unit in parsed.units if unit.signature}
         self.rust = RustCrates(files, self.visible)
         self.go_module = _go_module_path(set(self.folders), [record.module for parsed in files
                                                              if parsed.language == "go" for record in parsed.imports])
@@ -109,7 +117,7 @@ class Names:
                 if found is None and language in _TYPED and member.count(".") == 1:  # `this.field.m()`
                     field, method = member.split(".")
                     declared = _declared(parsed, owner, field)
-                    return self._member(parsed, owner, declared, method) if declared else None
+                    return self._member(parsed, caller, declared, method) if declared else None
                 return found
         if language == "rust":
             return unique.get(callee_dotted) or self.rust.resolve(parsed.path, callee)
@@ -120,7 +128,7 @@ class Names:
                 name, method = callee_dotted.split(".")
                 declared = _declared(parsed, caller, name)
                 if declared is not None:
-                    return self._member(parsed, owner, declared, method)
+                    return self._member(parsed, caller, declared, method)
             head, _, rest = callee_dotted.partition(".")
             return unique.get(callee_dotted) or self._imported(parsed, head, rest) or self._in_package(
                 parsed, head, callee_dotted)
@@ -136,9 +144,30 @@ class Names:
             return self._imported(parsed, callee, "") or self._in_package(parsed, callee, callee)
         return found
 
-    def _member(self, parsed: ParsedFile, owner: str, type_name: str, method: str) -> tuple[str, str] | None:
+    def _member(self, parsed: ParsedFile, caller: str, declared: str | list[str], method: str,
+                steps: int = 0) -> tuple[str, str] | None:
+        """Method `method` of what a name is declared as: one type, or several (a name declared twice in a
+        unit) that must agree where they are known (`x := F()` of a function outside the project is not)."""
+        reached = set()
+        for candidate in declared if isinstance(declared, list) else [declared]:
+            typed = self._concrete(parsed, caller, candidate, steps)
+            if typed is not None:
+                reached.add(self._method_of(*typed, method))
+        return reached.pop() if len(reached) == 1 else None
+
+    def _concrete(self, parsed: ParsedFile, caller: str, declared: str,
+                  steps: int) -> tuple[ParsedFile, str, str] | None:
+        """(the file a type name is read in, the caller there, the type name) for a declared type; for Go's
+        `x := F()` the type F's signature returns, read in F's file; None when F is not the project's."""
+        if "()" not in declared:
+            return parsed, caller, declared
+        returned = self._go_result(parsed, caller, declared, steps) if steps < _MAX_CALLS else None
+        return (returned[0], "", returned[1]) if returned is not None else None
+
+    def _method_of(self, parsed: ParsedFile, caller: str, type_name: str, method: str) -> tuple[str, str] | None:
         """Method `method` of the project's type `type_name` as the caller's file sees it: its package or file
         (Java: a class nested in the caller's enclosing classes too), else through an import (`gin.Context`)."""
+        owner = caller.rpartition(".")[0]
         unique = self.visible.get(parsed.path, {})
         if "." in type_name:
             local, _, rest = type_name.partition(".")
@@ -155,6 +184,26 @@ class Names:
             return self._imported(parsed, type_name, method) or self._in_package(
                 parsed, type_name, f"{type_name}.{method}")
         return found
+
+    def _go_result(self, parsed: ParsedFile, caller: str, called: str, steps: int) -> tuple[ParsedFile, str] | None:
+        """(the file defining the function, the type it returns) for a Go name declared as `x := F()` (`F()`),
+        `x, err := pkg.F()` (`pkg.F()#0`) or `y := x.M()` (x's type's method M), when the function is the
+        project's and its signature names a type there."""
+        function, _, position = called.partition("()")
+        local, _, rest = function.partition(".")
+        declared = _declared(parsed, caller, local) if rest else None
+        if declared is not None:  # a method of a declared name's type: `cmd := c.findNext(arg)`
+            place = self._member(parsed, caller, declared, rest, steps + 1)
+        else:
+            place = self.visible.get(parsed.path, {}).get(function) or (
+                self._imported(parsed, local, rest) if rest else None)
+        defining = self.go_files.get(place[0]) if place is not None else None
+        if defining is None:
+            return None
+        results = result_types(self.go_signatures.get(place, ""))
+        index = int(position[1:]) if position else 0
+        found = results[index] if index < len(results) else None
+        return (defining, found) if found else None
 
     def _in_package(self, parsed: ParsedFile, class_name: str, qualified: str) -> tuple[str, str] | None:
         """Java: `qualified` (`C`, `C.m`) in class C of the package the caller's file declares, kept in another
@@ -235,7 +284,7 @@ def _declared(parsed: ParsedFile, scope: str, name: str) -> str | None:
     types = (parsed.flow or {}).get("types", {})
     while scope:
         found = types.get(scope, {}).get(name)
-        if found:
+        if found or parsed.language == "go":  # Go reaches a struct's fields only through the receiver
             return found
         scope = scope.rpartition(".")[0]
     return None

@@ -5,8 +5,13 @@ For each unit, the names declared in it with a type the code writes out: Java pa
 Go parameters, `var x T`, `x := T{...}`, `x := &T{...}`, `x := new(T)`, and a struct's named fields. They are kept as
 `{"types": {unit qualified name: {name: type}}}` in the file's flow facts (code_files.flow), the type as written
 without pointers and type arguments (`*gin.Context` -> `gin.Context`, `List<Foo>` -> `List`). Slices, maps, arrays,
-functions and primitives have no methods of the project's and are left out; so is a name declared with two types in
-one unit (shadowing in nested blocks), and anything inferred (`x := NewFoo()`, Java lambdas' parameters).
+functions and primitives have no methods of the project's and are left out, as is anything else inferred (Java
+lambdas' parameters, `var x = foo()`). A name declared more than once in a unit keeps each type (a list): the
+resolver follows it only where those it can tell agree.
+
+Go's `x := NewFoo()` and `x, err := pkg.NewFoo()` are kept as what they call, `NewFoo()` and `pkg.NewFoo()#0` (the
+position among the results after `#`): the resolver reads the type from that function's signature
+(`result_types`).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from learnmem.code.model import Unit
 _TYPE_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 # Go types whose values have no methods of the project's: slices, arrays, maps, channels, functions, literals.
 _NO_METHODS = re.compile(r"\[|map\[|chan\b|<-|func\b|struct\b|interface\b")
+_NAMED_RESULT = re.compile(r"[A-Za-z_]\w*\s+\S")  # Go `(c *Context, err error)`: a name, then its type
 _JAVA_PRIMITIVES = frozenset({"var", "int", "long", "short", "byte", "char", "boolean", "float", "double", "void"})
 # Java: declaration node -> whether its names are in declarators (`Foo a = x, b;`) or its own `name` field
 _JAVA_DECLARATIONS = {
@@ -27,11 +33,13 @@ _JAVA_DECLARATIONS = {
     "catch_formal_parameter": False, "local_variable_declaration": True, "field_declaration": True,
 }
 _GO_DECLARATIONS = ("parameter_declaration", "var_spec", "field_declaration")
+_GO_FUNCTIONS = ("function_declaration", "method_declaration", "func_literal")
 
 
-def typed_names(root: Node, language: str, units: list[Unit]) -> dict[str, dict[str, str]]:
-    """unit qualified name -> {declared name: its type} for a Go or Java file (see the module docstring)."""
-    found: dict[str, dict[str, str | None]] = {}
+def typed_names(root: Node, language: str, units: list[Unit]) -> dict[str, dict[str, str | list[str]]]:
+    """unit qualified name -> {declared name: its type, or its types when declared more than once} for a Go or
+    Java file (see the module docstring)."""
+    found: dict[str, dict[str, list[str]]] = {}
     spans = sorted(((u.start_line, u.end_line, u.qualified_name) for u in units if u.qualified_name),
                    key=lambda span: (span[1] - span[0], -span[2].count(".")))  # innermost first
     stack = [root]
@@ -47,10 +55,10 @@ def typed_names(root: Node, language: str, units: list[Unit]) -> dict[str, dict[
             continue
         names = found.setdefault(scope, {})
         for name, type_name in pairs:
-            if type_name is not None:
-                names[name] = type_name if names.get(name, type_name) == type_name else None
-    return {scope: clean for scope, names in found.items()
-            if (clean := {name: type_name for name, type_name in names.items() if type_name})}
+            if type_name is not None and type_name not in names.setdefault(name, []):
+                names[name].append(type_name)
+    return {scope: {name: types[0] if len(types) == 1 else types for name, types in names.items()}
+            for scope, names in found.items()}
 
 
 def _java_pairs(node: Node) -> list[tuple[str, str | None]]:
@@ -77,6 +85,9 @@ def _java_pairs(node: Node) -> list[tuple[str, str | None]]:
 
 
 def _go_pairs(node: Node) -> list[tuple[str, str | None]]:
+    if node.type == "parameter_declaration" and (node.parent is None or node.parent.parent is None or
+                                                 node.parent.parent.type not in _GO_FUNCTIONS):
+        return []  # a parameter of a function type (`OnError func(err error)`) declares nothing in scope
     if node.type in _GO_DECLARATIONS:
         type_node = node.child_by_field_name("type")
         if type_node is None and node.type == "var_spec":
@@ -87,11 +98,57 @@ def _go_pairs(node: Node) -> list[tuple[str, str | None]]:
         return [(_text(name), _type_of(type_node, "go")) for name in names] if type_node is not None else []
     if node.type == "short_var_declaration":
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if left is None or right is None or left.named_child_count != right.named_child_count:
+        if left is None or right is None:
+            return []
+        names, values = left.named_children, right.named_children
+        if len(values) == 1 and values[0].type == "call_expression" and _text(
+                values[0].child_by_field_name("function")) != "new":
+            called = "".join(_text(values[0].child_by_field_name("function")).split())
+            if not _TYPE_NAME.fullmatch(called):
+                return []
+            return [(_text(name), f"{called}()" + (f"#{index}" if len(names) > 1 else ""))
+                    for index, name in enumerate(names) if name.type == "identifier"]
+        if len(names) != len(values):
             return []
         return [(_text(name), _type_of(_go_constructed(value), "go"))
-                for name, value in zip(left.named_children, right.named_children) if name.type == "identifier"]
+                for name, value in zip(names, values) if name.type == "identifier"]
     return []
+
+
+def result_types(signature: str) -> list[str | None]:
+    """The types a Go function's signature returns, as names (`func F() (*Context, error)` -> ["Context",
+    "error"]; a named result `(c *Context)` -> ["Context"]); [] when it returns nothing or cannot be read."""
+    rest = signature.removeprefix("func").lstrip()
+    if rest.startswith("("):  # a method's receiver
+        rest = rest[_closing(rest) + 1:].lstrip()
+    opening = rest.find("(")
+    if opening < 0:
+        return []
+    results = rest[opening + _closing(rest[opening:]) + 1:].strip()
+    if results.startswith("("):
+        results = results[1:-1]
+    parts = [part.strip() for part in _top_level_commas(results) if part.strip()]
+    return [type_name(part.split()[-1] if _NAMED_RESULT.match(part) else part, "go") for part in parts]
+
+
+def _closing(text: str) -> int:
+    """Index of the parenthesis closing the one `text` starts with (len(text) when unbalanced)."""
+    depth = 0
+    for index, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return index
+    return len(text)
+
+
+def _top_level_commas(text: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            parts.append(text[start:index])
+            start = index + 1
+    return [*parts, text[start:]]
 
 
 def _go_constructed(value: Node) -> Node | None:
@@ -108,11 +165,16 @@ def _go_constructed(value: Node) -> Node | None:
 
 
 def _type_of(node: Node | None, language: str) -> str | None:
-    """A declared type as a name (`pkg.T`, `a.b.C`), without pointers and type arguments; None when it has no
-    methods the project could define (primitives, arrays, slices, maps, functions)."""
+    """A declared type node as a name (see `type_name`)."""
     if node is None or node.type == "array_type":
         return None
-    text = _text(node).strip().lstrip("*&")
+    return type_name(_text(node), language)
+
+
+def type_name(text: str, language: str) -> str | None:
+    """A type as written, as a name (`pkg.T`, `a.b.C`) without pointers and type arguments; None when it has no
+    methods the project could define (primitives, arrays, slices, maps, functions)."""
+    text = text.strip().lstrip("*&")
     if _NO_METHODS.match(text):
         return None
     text = re.sub(r"\s*[<\[].*", "", text, flags=re.DOTALL)  # type arguments: `List<Foo>`, Go's `Set[T]`

@@ -46,10 +46,10 @@ FROM code_files WHERE project = $project;
 SELECT path, language, module, syntax_errors, flow FROM code_files WHERE project = $project ORDER BY path;
 
 -- name: project_units
--- A Go method's signature names its receiver (`func (g *Group) handle()`), which calls on it go through
--- (learnmem.code.localresolve); no other resolution reads signatures.
+-- A Go method's signature names its receiver (`func (g *Group) handle()`), which calls on it go through, and a
+-- Go function's says what it returns (`x := NewFoo()`) (learnmem.code.localresolve); nothing else reads them.
 SELECT file_path, name, qualified_name, unit_type, start_line, end_line, bases,
-       CASE WHEN language = 'go' AND unit_type = 'method' THEN signature ELSE '' END AS signature
+       CASE WHEN language = 'go' AND unit_type IN ('method', 'function') THEN signature ELSE '' END AS signature
 FROM code_units WHERE project = $project ORDER BY file_path, start_line;
 
 -- name: project_imports

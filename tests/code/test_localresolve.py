@@ -357,15 +357,23 @@ TYPED_GO = {
         func (c *Context) Next() {}
 
         func (c *Context) Run() { c.engine.handle() }
+
+        func NewContext() (*Context, error) { return &Context{}, nil }
         """,
     "web/engine.go": """
         package web
 
-        import "example.com/web/render"
+        import (
+        	"bytes"
 
-        type Engine struct{}
+        	"example.com/web/render"
+        )
+
+        type Engine struct{ OnError func(engine string) }
 
         func (e *Engine) handle() {}
+
+        func (e *Engine) find() *Context { return nil }
 
         func New(page render.JSON, list []Context, byName map[string]*Engine) *Engine {
         	engine := &Engine{}
@@ -377,8 +385,12 @@ TYPED_GO = {
         	page.Render()
         	list.Next()
         	byName.handle()
-        	made := NewContext()
+        	made, err := NewContext()
         	made.Next()
+        	found := engine.find()
+        	found.Next()
+        	buf := bytes.NewBuffer(nil)
+        	buf.Next(1)
         	return engine
         }
 
@@ -390,6 +402,12 @@ TYPED_GO = {
         		var x Context
         		x.Next()
         	}
+        	c := &Context{}
+        	go func() {
+        		c, _ := NewContext()
+        		c.Next()
+        	}()
+        	c.Next()
         }
         """,
     "web/render/json.go": "package render\n\ntype JSON struct{}\n\nfunc (r JSON) Render() {}\n",
@@ -399,15 +417,21 @@ TYPED_GO = {
 def test_go_calls_on_declared_names_and_fields_reach_their_type_s_method():
     found = edges(TYPED_GO)
     assert found[("web/context.go", "c.engine.handle", 7)] == ("web.engine", "Engine.handle")  # a struct field
-    assert found[("web/engine.go", "engine.handle", 11)] == ("web.engine", "Engine.handle")  # `x := &T{}`
-    assert found[("web/engine.go", "ctx.Next", 13)] == ("web.context", "Context.Next")  # `var x T`
-    assert found[("web/engine.go", "fresh.Next", 15)] == ("web.context", "Context.Next")  # `new(T)`
-    assert found[("web/engine.go", "page.Render", 16)] == ("web.render.json", "JSON.Render")  # an imported type
-    assert found[("web/engine.go", "list.Next", 17)] == (None, None)  # a slice has no methods of the project's
-    assert found[("web/engine.go", "byName.handle", 18)] == (None, None)  # nor has a map
-    assert found[("web/engine.go", "made.Next", 20)] == (None, None)  # a type inferred from a call is not known
-    assert found[("web/engine.go", "x.handle", 27)] == (None, None)  # two types for one name in one function
-    assert found[("web/engine.go", "x.Next", 30)] == (None, None)
+    assert found[("web/engine.go", "engine.handle", 17)] == ("web.engine", "Engine.handle")  # `x := &T{}`
+    assert found[("web/engine.go", "ctx.Next", 19)] == ("web.context", "Context.Next")  # `var x T`
+    assert found[("web/engine.go", "fresh.Next", 21)] == ("web.context", "Context.Next")  # `new(T)`
+    assert found[("web/engine.go", "page.Render", 22)] == ("web.render.json", "JSON.Render")  # an imported type
+    assert found[("web/engine.go", "list.Next", 23)] == (None, None)  # a slice has no methods of the project's
+    assert found[("web/engine.go", "byName.handle", 24)] == (None, None)  # nor has a map
+    # what a function or a method of the project returns, read from its signature: `(*Context, error)`
+    assert found[("web/engine.go", "made.Next", 26)] == ("web.context", "Context.Next")
+    assert found[("web/engine.go", "found.Next", 28)] == ("web.context", "Context.Next")
+    assert found[("web/engine.go", "buf.Next", 30)] == (None, None)  # bytes.NewBuffer is not the project's
+    assert found[("web/engine.go", "x.handle", 37)] == (None, None)  # two types for one name in one function
+    assert found[("web/engine.go", "x.Next", 40)] == (None, None)
+    # twice declared, once `&Context{}` and once NewContext()'s: the same type, so followed
+    assert found[("web/engine.go", "c.Next", 45)] == ("web.context", "Context.Next")
+    assert found[("web/engine.go", "c.Next", 47)] == ("web.context", "Context.Next")
 
 
 TYPED_JAVA = {
@@ -486,6 +510,7 @@ def test_declared_types_are_stored_and_followed_by_an_index(tmp_path):
     other_folder = {e.line: e.callee_qualified_name
                     for e in lm.find_callees("test.a.GsonTest.GsonTest.roundTrip", project="t")}
     lm.close()
-    assert (go[11], go[13], go[16], go[20]) == ("Engine.handle", "Context.Next", "JSON.Render", None)
+    assert (go[17], go[19], go[22], go[26], go[30]) == ("Engine.handle", "Context.Next", "JSON.Render",
+                                                         "Context.Next", None)
     assert (java[12], java[14], java[19]) == ("Gson.toJson", "Out.flush", "Gson.Inner.go")
     assert other_folder == {5: "Gson", 6: "Gson.toJson", 7: None}  # the package declared, stored with the file
