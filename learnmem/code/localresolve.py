@@ -28,7 +28,8 @@ imports and exports (learnmem.code.jsresolve) to what is found here. For the oth
   `Context.Next`; `c.engine.handle()` through the receiver's field; `out.flush()` with `Out` imported), and in Go
   the type a function's signature returns for `x := NewFoo()`. A declared name's type is final: when its method is
   not found (a library type), the call stays unresolved; a name declared twice in a unit is followed where the
-  types that can be told agree.
+  types that can be told agree. A method a type does not define is looked for in its supertypes (Java `extends`
+  and `implements`) or embedded structs (Go), as learnmem.code.typedvars recorded them.
 
 A name defined twice in what the caller sees (Go files for different build tags, overloads in different files)
 stays unresolved, like everything else nothing defines there (other modules' code, the standard library).
@@ -52,6 +53,7 @@ _SELF_RECEIVERS = ("this.", "self.", "self:", "this->", "Self.")
 _GO_RECEIVER = re.compile(r"func\s*\(\s*([A-Za-z_]\w*)\s")
 _UNIT_TYPES = ("function", "method", "class")
 _TYPED = ("go", "java")  # languages whose declared types learnmem.code.typedvars records
+_MAX_BASES = 8  # supertypes followed up from a class: deep enough for real hierarchies, and cycles end
 _MAX_CALLS = 4  # `a := b.M()` where b came from `b := c.N()`...: enough for builders, and cycles end
 
 
@@ -95,7 +97,7 @@ class Names:
                         for match in [_GO_RECEIVER.match(unit.signature)] if match
                     }
         # Go: what a function returns, for `x := NewFoo()` (learnmem.code.typedvars.result_types)
-        self.go_files = {parsed.module: parsed for parsed in files if parsed.language == "go"}
+        self.typed_files = {parsed.module: parsed for parsed in files if parsed.language in _TYPED}
         self.go_signatures = {(parsed.module, unit.qualified_name): unit.signature for parsed in files
                               if parsed.language == "go" for unit in parsed.units if unit.signature}
         self.rust = RustCrates(files, self.visible)
@@ -118,6 +120,8 @@ class Names:
                     field, method = member.split(".")
                     declared = _declared(parsed, owner, field)
                     return self._member(parsed, caller, declared, method) if declared else None
+                if found is None and language in _TYPED and "." not in member:  # a supertype's or embedded one's
+                    return self._inherited(parsed, owner, member, 0)
                 return found
         if language == "rust":
             return unique.get(callee_dotted) or self.rust.resolve(parsed.path, callee)
@@ -133,12 +137,15 @@ class Names:
             return unique.get(callee_dotted) or self._imported(parsed, head, rest) or self._in_package(
                 parsed, head, callee_dotted)
         if language == "java":  # a method of the caller's class, or of a class it is inside; a nested class
-            scope = owner
-            while scope:
-                found = _class_or_constructor(unique, f"{scope}.{callee}", language)
+            scopes = [owner]
+            while scopes[-1]:
+                scopes.append(scopes[-1].rpartition(".")[0])
+            for found in (_class_or_constructor(unique, f"{scope}.{callee}", language) for scope in scopes[:-1]):
                 if found:
                     return found
-                scope = scope.rpartition(".")[0]
+            for found in (self._inherited(parsed, scope, callee, 0) for scope in scopes[:-1]):
+                if found:  # a supertype's, once no enclosing class has one
+                    return found
         found = _class_or_constructor(unique, callee, language)
         if found is None and language == "java":
             return self._imported(parsed, callee, "") or self._in_package(parsed, callee, callee)
@@ -164,7 +171,48 @@ class Names:
         returned = self._go_result(parsed, caller, declared, steps) if steps < _MAX_CALLS else None
         return (returned[0], "", returned[1]) if returned is not None else None
 
-    def _method_of(self, parsed: ParsedFile, caller: str, type_name: str, method: str) -> tuple[str, str] | None:
+    def _method_of(self, parsed: ParsedFile, caller: str, type_name: str, method: str,
+                   depth: int = 0) -> tuple[str, str] | None:
+        """Method `method` of the project's type `type_name`, its own or one of its supertypes' (Java) or embedded
+        types' (Go), up to _MAX_BASES levels."""
+        found = self._own_method(parsed, caller, type_name, method)
+        if found is None and depth < _MAX_BASES:
+            place = self._type_place(parsed, caller, type_name)
+            if place is not None:
+                return self._inherited(*place, method, depth)
+        return found
+
+    def _inherited(self, parsed: ParsedFile, class_name: str, method: str, depth: int) -> tuple[str, str] | None:
+        """Method `method` of a supertype of class (or struct) `class_name` of file `parsed`, the first that has
+        it in declaration order (`extends` before `implements`), each read as the class's file sees it."""
+        for base in (parsed.flow or {}).get("bases", {}).get(class_name, ()):
+            found = self._method_of(parsed, f"{class_name}.{method}", base, method, depth + 1)
+            if found is not None:
+                return found
+        return None
+
+    def _type_place(self, parsed: ParsedFile, caller: str, type_name: str) -> tuple[ParsedFile, str] | None:
+        """(its file, its qualified name) of the project's class or struct `type_name` as the caller sees it."""
+        unique = self.visible.get(parsed.path, {})
+        place = None
+        scope = caller.rpartition(".")[0] if parsed.language == "java" else ""
+        while scope and place is None:
+            place = unique.get(f"{scope}.{type_name}")
+            scope = scope.rpartition(".")[0]
+        head, _, rest = type_name.partition(".")
+        record = self.imports.get(parsed.path, {}).get(head)
+        if place is None and record is not None:
+            names = self._go_package(record.module) if parsed.language == "go" else self._java_class(
+                f"{record.module}.{record.name}".replace(".", "/"))
+            place = names.get(rest if parsed.language == "go" else type_name) if names is not None else None
+        if place is None and parsed.language == "java" and (parsed.flow or {}).get("package"):
+            names = self._java_class(f"{parsed.flow['package'].replace('.', '/')}/{head}")
+            place = names.get(type_name) if names is not None else None
+        place = place or unique.get(type_name)
+        defining = self.typed_files.get(place[0]) if place is not None else None
+        return (defining, place[1]) if defining is not None else None
+
+    def _own_method(self, parsed: ParsedFile, caller: str, type_name: str, method: str) -> tuple[str, str] | None:
         """Method `method` of the project's type `type_name` as the caller's file sees it: its package or file
         (Java: a class nested in the caller's enclosing classes too), else through an import (`gin.Context`)."""
         owner = caller.rpartition(".")[0]
@@ -197,7 +245,7 @@ class Names:
         else:
             place = self.visible.get(parsed.path, {}).get(function) or (
                 self._imported(parsed, local, rest) if rest else None)
-        defining = self.go_files.get(place[0]) if place is not None else None
+        defining = self.typed_files.get(place[0]) if place is not None else None
         if defining is None:
             return None
         results = result_types(self.go_signatures.get(place, ""))

@@ -9,6 +9,9 @@ functions and primitives have no methods of the project's and are left out, as i
 lambdas' parameters, `var x = foo()`). A name declared more than once in a unit keeps each type (a list): the
 resolver follows it only where those it can tell agree.
 
+`supertypes` gives, per class (Java `extends` and `implements`, an interface's `extends`) or struct (Go's embedded
+fields, `struct{ *Engine; pkg.Base }`), the types whose methods it has too: `{"bases": {qualified name: [types]}}`.
+
 Go's `x := NewFoo()` and `x, err := pkg.NewFoo()` are kept as what they call, `NewFoo()` and `pkg.NewFoo()#0` (the
 position among the results after `#`): the resolver reads the type from that function's signature
 (`result_types`).
@@ -33,6 +36,8 @@ _JAVA_DECLARATIONS = {
     "catch_formal_parameter": False, "local_variable_declaration": True, "field_declaration": True,
 }
 _GO_DECLARATIONS = ("parameter_declaration", "var_spec", "field_declaration")
+_JAVA_CLASSES = ("class_declaration", "interface_declaration", "enum_declaration", "record_declaration")
+_JAVA_SUPERTYPES = ("superclass", "super_interfaces", "extends_interfaces")
 _GO_FUNCTIONS = ("function_declaration", "method_declaration", "func_literal")
 
 
@@ -59,6 +64,34 @@ def typed_names(root: Node, language: str, units: list[Unit]) -> dict[str, dict[
                 names[name].append(type_name)
     return {scope: {name: types[0] if len(types) == 1 else types for name, types in names.items()}
             for scope, names in found.items()}
+
+
+def supertypes(root: Node, language: str, units: list[Unit]) -> dict[str, list[str]]:
+    """class or struct qualified name -> the types it extends, implements or embeds (see the module docstring)."""
+    classes = {(unit.start_line, unit.name): unit.qualified_name for unit in units if unit.unit_type == "class"}
+    found: dict[str, list[str]] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        if language == "java" and node.type in _JAVA_CLASSES:
+            types = [child for part in node.named_children if part.type in _JAVA_SUPERTYPES
+                     for child in (part.named_children[0].named_children if part.named_children and
+                                   part.named_children[0].type == "type_list" else part.named_children)]
+        elif language == "go" and node.type == "type_spec" and node.child_by_field_name("type") is not None and \
+                node.child_by_field_name("type").type == "struct_type":
+            fields = [field for child in node.child_by_field_name("type").named_children
+                      if child.type == "field_declaration_list" for field in child.named_children]
+            types = [field.child_by_field_name("type") for field in fields
+                     if field.type == "field_declaration" and field.child_by_field_name("name") is None]
+        else:
+            continue
+        name = node.child_by_field_name("name")
+        qualified = classes.get((node.start_point.row + 1, _text(name)))
+        names = [found_type for type_node in types if (found_type := _type_of(type_node, language))]
+        if qualified and names:
+            found[qualified] = names
+    return found
 
 
 def _java_pairs(node: Node) -> list[tuple[str, str | None]]:
