@@ -214,12 +214,11 @@ def _parse(relative: str, data: bytes) -> ParsedFile:
         parsed.imports = package_imports(tree.root_node, language)
         if language in ("go", "java"):
             from learnmem.code.pkgimports import java_package
-            from learnmem.code.typedvars import supertypes, typed_names
+            from learnmem.code.typedvars import type_facts
 
-            facts = {"types": typed_names(tree.root_node, language, parsed.units),
-                     "bases": supertypes(tree.root_node, language, parsed.units),
-                     "package": java_package(tree.root_node) if language == "java" else ""}
-            parsed.flow = {key: value for key, value in facts.items() if value} or None
+            facts = type_facts(tree.root_node, language, parsed.units)
+            package = java_package(tree.root_node) if language == "java" else ""
+            parsed.flow = {**facts, "package": package} if package else facts or None
     return parsed
 
 
