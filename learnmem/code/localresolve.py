@@ -205,8 +205,8 @@ class Names:
             names = self._go_package(record.module) if parsed.language == "go" else self._java_class(
                 f"{record.module}.{record.name}".replace(".", "/"))
             place = names.get(rest if parsed.language == "go" else type_name) if names is not None else None
-        if place is None and parsed.language == "java" and (parsed.flow or {}).get("package"):
-            names = self._java_class(f"{parsed.flow['package'].replace('.', '/')}/{head}")
+        if place is None and parsed.language == "java":
+            names = self._package_class(parsed, head)
             place = names.get(type_name) if names is not None else None
         place = place or unique.get(type_name)
         defining = self.typed_files.get(place[0]) if place is not None else None
@@ -257,13 +257,17 @@ class Names:
         """Java: `qualified` (`C`, `C.m`) in class C of the package the caller's file declares, kept in another
         folder (`src/test/java/a/b/T.java` using `src/main/java/a/b/C.java` without an import): the one file
         whose path ends `a/b/C.java`."""
-        package = (parsed.flow or {}).get("package")
-        if parsed.language != "java" or not package:
-            return None
-        names = self._java_class(f"{package.replace('.', '/')}/{class_name}")
+        names = self._package_class(parsed, class_name)
         if names is None:
             return None
         return _class_or_constructor(names, qualified, "java") if qualified == class_name else names.get(qualified)
+
+    def _package_class(self, parsed: ParsedFile, class_name: str) -> dict[str, tuple[str, str]] | None:
+        """What the file of class `class_name` of the caller's declared Java package sees, wherever it is kept."""
+        package = (parsed.flow or {}).get("package")
+        if parsed.language != "java" or not package:
+            return None
+        return self._java_class(f"{package.replace('.', '/')}/{class_name}")
 
     def _imported(self, parsed: ParsedFile, local: str, rest: str) -> tuple[str, str] | None:
         """What `local.rest` (`rest` "" for a bare name) reaches through the file's Go or Java imports, when the

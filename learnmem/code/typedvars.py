@@ -20,7 +20,6 @@ position among the results after `#`): the resolver reads the type from that fun
 from __future__ import annotations
 
 import re
-
 from functools import cache
 
 from tree_sitter import Node, Query, QueryCursor
@@ -63,8 +62,8 @@ def type_facts(root: Node, language: str, units: list[Unit]) -> dict:
             continue
         pairs = _java_pairs(node) if language == "java" else _go_pairs(node)
         line = node.start_point.row + 1
-        scope = next((name for start, end, name in spans if start <= line <= end), None)
-        if not pairs or scope is None:
+        scope = next((name for start, end, name in spans if start <= line <= end), None) if pairs else None
+        if scope is None:
             continue
         names = types.setdefault(scope, {})
         for name, type_name in pairs:
