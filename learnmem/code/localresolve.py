@@ -25,11 +25,12 @@ imports and exports (learnmem.code.jsresolve) to what is found here. For the oth
   through the crates and modules of the project by learnmem.code.rustmodules.
 - Go and Java: a call on a name or field whose type is written out (learnmem.code.typedvars: `c *Context`,
   `Gson gson = ...`, a struct's or class's fields) reaches that type's method, found as above (`c.Next()` ->
-  `Context.Next`; `c.engine.handle()` through the receiver's field; `out.flush()` with `Out` imported), and in Go
-  the type a function's signature returns for `x := NewFoo()`. A declared name's type is final: when its method is
-  not found (a library type), the call stays unresolved; a name declared twice in a unit is followed where the
-  types that can be told agree. A method a type does not define is looked for in its supertypes (Java `extends`
-  and `implements`) or embedded structs (Go), as learnmem.code.typedvars recorded them.
+  `Context.Next`; `c.engine.handle()` through the receiver's field; `out.flush()` with `Out` imported); in Go also
+  the type a function's signature returns for `x := NewFoo()` and the element type for `for _, v := range x`. A
+  declared name's type is final: when its method is not found (a library type), the call stays unresolved; a name
+  declared twice in a unit is followed where the types that can be told agree. A method a type does not define is
+  looked for in its supertypes (Java `extends` and `implements`) or embedded structs (Go), as
+  learnmem.code.typedvars recorded them.
 
 A name defined twice in what the caller sees (Go files for different build tags, overloads in different files)
 stays unresolved, like everything else nothing defines there (other modules' code, the standard library).
@@ -166,10 +167,30 @@ class Names:
                   steps: int) -> tuple[ParsedFile, str, str] | None:
         """(the file a type name is read in, the caller there, the type name) for a declared type; for Go's
         `x := F()` the type F's signature returns, read in F's file; None when F is not the project's."""
+        if steps >= _MAX_CALLS:
+            return None
+        if declared.startswith("range "):  # Go `for _, v := range x`: what x holds
+            holder = self._typed_expression(parsed, caller, declared.removeprefix("range "), steps + 1)
+            return (holder[0], holder[1], holder[2][2:]) if holder and holder[2].startswith("[]") else None
         if "()" not in declared:
             return parsed, caller, declared
-        returned = self._go_result(parsed, caller, declared, steps) if steps < _MAX_CALLS else None
+        returned = self._go_result(parsed, caller, declared, steps)
         return (returned[0], "", returned[1]) if returned is not None else None
+
+    def _typed_expression(self, parsed: ParsedFile, caller: str, expression: str,
+                          steps: int) -> tuple[ParsedFile, str, str] | None:
+        """Like `_concrete`, for a Go name (`hs`) or a field of one (`c.commands`, the field's declared type read in
+        the file of the struct that declares it)."""
+        head, _, field = expression.rpartition(".")
+        if not head:
+            declared = _declared(parsed, caller, expression)
+            return self._concrete(parsed, caller, declared, steps) if isinstance(declared, str) else None
+        holder = self._typed_expression(parsed, caller, head, steps + 1) if steps < _MAX_CALLS else None
+        place = self._type_place(*holder) if holder is not None else None
+        if place is None:
+            return None
+        declared = (place[0].flow or {}).get("types", {}).get(place[1], {}).get(field)
+        return (place[0], "", declared) if isinstance(declared, str) else None
 
     def _method_of(self, parsed: ParsedFile, caller: str, type_name: str, method: str,
                    depth: int = 0) -> tuple[str, str] | None:

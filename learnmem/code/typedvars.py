@@ -14,7 +14,8 @@ fields, `struct{ *Engine; pkg.Base }`), the types whose methods it has too: `{"b
 
 Go's `x := NewFoo()` and `x, err := pkg.NewFoo()` are kept as what they call, `NewFoo()` and `pkg.NewFoo()#0` (the
 position among the results after `#`): the resolver reads the type from that function's signature
-(`result_types`).
+(`result_types`). A Go slice, array or map is kept as what it holds (`[]*Command` -> `[]Command`, `map[string]*E` ->
+`[]E`) and `for _, v := range x` as `range x` (x a name or `recv.field`): the resolver takes x's element type.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ _GO_DECLARATIONS = ("parameter_declaration", "var_spec", "field_declaration")
 _JAVA_CLASSES = ("class_declaration", "interface_declaration", "enum_declaration", "record_declaration")
 _CLASS_NODES = frozenset({*_JAVA_CLASSES, "type_spec"})
 _JAVA_SUPERTYPES = ("superclass", "super_interfaces", "extends_interfaces")
+# Go containers whose values `for _, v := range x` yields: node type -> the field holding the values' type
+_GO_CONTAINERS = {"slice_type": "element", "array_type": "element", "map_type": "value"}
 _GO_FUNCTIONS = ("function_declaration", "method_declaration", "func_literal")
 
 
@@ -85,8 +88,8 @@ def _declarations(root: Node, language: str) -> list[Node]:
 def _query(language: str) -> Query:
     from tree_sitter_language_pack import get_language
 
-    kinds = [*_JAVA_DECLARATIONS, *_JAVA_CLASSES] if language == "java" else [*_GO_DECLARATIONS,
-                                                                              "short_var_declaration", "type_spec"]
+    kinds = [*_JAVA_DECLARATIONS, *_JAVA_CLASSES] if language == "java" else [
+        *_GO_DECLARATIONS, "short_var_declaration", "range_clause", "type_spec"]
     return Query(get_language(language), "[" + " ".join(f"({kind})" for kind in kinds) + "] @node")
 
 
@@ -139,6 +142,13 @@ def _go_pairs(node: Node) -> list[tuple[str, str | None]]:
                 values.named_child_count == 1 else None
         names = node.children_by_field_name("name")
         return [(_text(name), _type_of(type_node, "go")) for name in names] if type_node is not None else []
+    if node.type == "range_clause":  # `for _, v := range x`: v is kept as "range x", x's element type later
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        names = left.named_children if left is not None else []
+        ranged = "".join(_text(right).split())
+        if len(names) != 2 or names[1].type != "identifier" or not _TYPE_NAME.fullmatch(ranged):
+            return []
+        return [(_text(names[1]), f"range {ranged}")]
     if node.type == "short_var_declaration":
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         if left is None or right is None:
@@ -209,8 +219,11 @@ def _go_constructed(value: Node) -> Node | None:
 
 def _type_of(node: Node | None, language: str) -> str | None:
     """A declared type node as a name (see `type_name`)."""
-    if node is None or node.type == "array_type":
+    if node is None or node.type == "array_type" and language == "java":
         return None
+    if language == "go" and node.type in _GO_CONTAINERS:  # `[]*Command` -> "[]Command": what `range` yields
+        element = _type_of(node.child_by_field_name(_GO_CONTAINERS[node.type]), language)
+        return f"[]{element}" if element and not element.startswith("[]") else None
     return type_name(_text(node), language)
 
 

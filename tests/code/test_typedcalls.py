@@ -9,13 +9,15 @@ TYPED_GO = {
     "web/context.go": """
         package web
 
-        type Context struct{ engine *Engine }
+        type Context struct{ engine *Engine; handlers []*Context }
 
         func (c *Context) Next() {}
 
         func (c *Context) Run() { c.engine.handle() }
 
         func NewContext() (*Context, error) { return &Context{}, nil }
+
+        func (c *Context) all() { for _, h := range c.handlers { h.Next() } }
         """,
     "web/engine.go": """
         package web
@@ -66,6 +68,18 @@ TYPED_GO = {
         	}()
         	c.Next()
         }
+
+        func (e *Engine) each(all []*Context, byName map[string]*Engine) {
+        	for _, c := range all {
+        		c.Next()
+        	}
+        	for _, other := range byName {
+        		other.handle()
+        	}
+        	for i := range all {
+        		i.Next()
+        	}
+        }
         """,
     "web/render/json.go": "package render\n\ntype JSON struct{}\n\nfunc (r JSON) Render() {}\n",
 }
@@ -89,6 +103,11 @@ def test_go_calls_on_declared_names_and_fields_reach_their_type_s_method():
     # twice declared, once `&Context{}` and once NewContext()'s: the same type, so followed
     assert found[("web/engine.go", "c.Next", 45)] == ("web.context", "Context.Next")
     assert found[("web/engine.go", "c.Next", 47)] == ("web.context", "Context.Next")
+    # `for _, v := range x`: what a slice or map of the project's type holds, x a name or a field
+    assert found[("web/engine.go", "c.Next", 52)] == ("web.context", "Context.Next")
+    assert found[("web/engine.go", "other.handle", 55)] == ("web.engine", "Engine.handle")
+    assert found[("web/engine.go", "i.Next", 58)] == (None, None)  # the index
+    assert found[("web/context.go", "h.Next", 11)] == ("web.context", "Context.Next")  # a struct field's slice
 
 
 TYPED_JAVA = {
