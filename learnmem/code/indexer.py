@@ -209,11 +209,10 @@ def _parse(relative: str, data: bytes) -> ParsedFile:
 
         parsed.flow = js_module_facts(tree.root_node, data, relative, parsed.units)
     elif language in ("go", "java", "rust", "lua") and tree is not None:
-        from learnmem.code.pkgimports import package_imports
+        from learnmem.code.pkgimports import java_package, package_imports
 
         parsed.imports = package_imports(tree.root_node, language)
         if language in ("go", "java"):
-            from learnmem.code.pkgimports import java_package
             from learnmem.code.typedvars import type_facts
 
             facts = type_facts(tree.root_node, language, parsed.units)

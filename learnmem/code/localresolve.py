@@ -97,7 +97,8 @@ class Names:
                         for unit in parsed.units if unit.unit_type == "method"
                         for match in [_GO_RECEIVER.match(unit.signature)] if match
                     }
-        # Go: what a function returns, for `x := NewFoo()` (learnmem.code.typedvars.result_types)
+        # Go and Java files by module, to read a type's facts where it is defined; Go signatures, for what a
+        # function returns (`x := NewFoo()`, learnmem.code.typedvars.result_types)
         self.typed_files = {parsed.module: parsed for parsed in files if parsed.language in _TYPED}
         self.go_signatures = {(parsed.module, unit.qualified_name): unit.signature for parsed in files
                               if parsed.language == "go" for unit in parsed.units if unit.signature}
@@ -235,7 +236,9 @@ class Names:
 
     def _own_method(self, parsed: ParsedFile, caller: str, type_name: str, method: str) -> tuple[str, str] | None:
         """Method `method` of the project's type `type_name` as the caller's file sees it: its package or file
-        (Java: a class nested in the caller's enclosing classes too), else through an import (`gin.Context`)."""
+        (Java: a class nested in the caller's enclosing classes too), else through an import (`gin.Context`).
+        Looked up by the method's own qualified name, not through `_type_place`: a Go type that is no struct
+        (`type FieldMap map[string]string`) has methods but no class unit to find first."""
         owner = caller.rpartition(".")[0]
         unique = self.visible.get(parsed.path, {})
         if "." in type_name:

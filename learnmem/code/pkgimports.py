@@ -25,7 +25,7 @@ from learnmem.code.model import Import
 
 
 def package_imports(root: Node, language: str) -> list[Import]:
-    """Every name a Go or Java file's imports bind (see the module docstring); [] for other languages."""
+    """Every name a Go, Java, Rust or Lua file's imports bind (see the module docstring); [] for other languages."""
     if language == "go":
         return [found for spec in _go_specs(root) for found in [_go_import(spec)] if found]
     if language == "java":
@@ -41,11 +41,8 @@ def package_imports(root: Node, language: str) -> list[Import]:
 
 def java_package(root: Node) -> str:
     """The package a Java file declares (`package a.b;` -> "a.b"), "" for the default package."""
-    for node in root.named_children:
-        if node.type == "package_declaration":
-            named = [child for child in node.named_children if child.type in ("scoped_identifier", "identifier")]
-            return _text(named[0]) if named else ""
-    return ""
+    declaration = next((node for node in root.named_children if node.type == "package_declaration"), None)
+    return _dotted_name(declaration) if declaration is not None else ""
 
 
 def _rust_uses(node: Node | None, prefix: list[str], line: int) -> list[Import]:
@@ -125,13 +122,16 @@ def _go_import(spec: Node) -> Import | None:
 def _java_import(declaration: Node) -> Import | None:
     if any(child.type == "asterisk" for child in declaration.named_children):
         return None
-    named = [child for child in declaration.named_children if child.type in ("scoped_identifier", "identifier")]
-    if not named:
-        return None
-    scope, _, name = _text(named[0]).rpartition(".")
+    scope, _, name = _dotted_name(declaration).rpartition(".")
     if not scope:
         return None
     return Import(name, scope, name, declaration.start_point.row + 1)
+
+
+def _dotted_name(declaration: Node) -> str:
+    """The dotted name a Java `package` or `import` declaration writes (`a.b.C`), "" when it has none."""
+    named = [child for child in declaration.named_children if child.type in ("scoped_identifier", "identifier")]
+    return _text(named[0]) if named else ""
 
 
 def _text(node: Node) -> str:
